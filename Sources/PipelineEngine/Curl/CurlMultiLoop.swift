@@ -1,0 +1,174 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// Drives one libcurl multi handle on a dedicated thread.
+///
+/// Every transfer of a `DataLoader` runs here: one thread waits in
+/// `curl_multi_poll`, so thousands of concurrent downloads cost no threads of
+/// Swift's cooperative pool, and all transfers share one connection pool
+/// (keep-alive and HTTP/2 multiplexing) and one DNS cache. Other threads talk
+/// to the loop only through `Mailbox`.
+final class CurlMultiLoop: Sendable {
+    private let mailbox: Mailbox
+
+    /// Connection limits applied to the multi handle.
+    struct Limits: Sendable {
+        var maximumConnectionsPerHost: Int
+        var maximumTotalConnections: Int
+    }
+
+    init(limits: Limits) {
+        CurlRuntime.ensureInitialised()
+        let mailbox = Mailbox(multi: curl_multi_init())
+        self.mailbox = mailbox
+        let thread = Thread {
+            let driver = Driver(mailbox: mailbox, limits: limits)
+            driver.run()
+        }
+        thread.name = "warmer.curl"
+        thread.start()
+    }
+
+    deinit {
+        mailbox.stop()
+    }
+
+    /// Starts a transfer. Its completion handler runs on the curl thread.
+    func submit(_ request: CurlTransferRequest) {
+        mailbox.post(request)
+    }
+
+    /// Makes the loop look at cancellation flags now rather than on its next turn.
+    func wake() {
+        mailbox.wake()
+    }
+}
+
+extension CurlMultiLoop {
+    /// What other threads share with the curl thread: the inbox of new
+    /// transfers, a stop flag, and the multi handle (for `curl_multi_wakeup` only).
+    final class Mailbox: @unchecked Sendable {
+        // @unchecked: `multi` is used off the curl thread only by `wake()`,
+        // and curl_multi_wakeup is documented as callable from any thread.
+        // Every other use of `multi` happens on the curl thread (Driver).
+        // `inbox` and `stopped` are protected by their own synchronisation.
+        let multi: UnsafeMutableRawPointer?
+        private let inbox = Mutex<[CurlTransferRequest]>([])
+        private let stopped = Atomic<Bool>(false)
+
+        init(multi: UnsafeMutableRawPointer?) {
+            self.multi = multi
+        }
+
+        func post(_ request: CurlTransferRequest) {
+            guard multi != nil else {
+                request.onCompletion(.failure(.transport(code: -1, message: "libcurl could not create a multi handle")))
+                return
+            }
+            inbox.withLock { $0.append(request) }
+            wake()
+        }
+
+        func wake() {
+            if let multi { _ = curl_multi_wakeup(multi) }
+        }
+
+        func stop() {
+            stopped.store(true, ordering: .releasing)
+            wake()
+        }
+
+        var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+        func takeInbox() -> [CurlTransferRequest] {
+            inbox.withLock { requests in
+                defer { requests.removeAll(keepingCapacity: true) }
+                return requests
+            }
+        }
+    }
+
+    /// The curl thread's side: owns the active transfers and the idle easy handles.
+    private final class Driver {
+        private let mailbox: Mailbox
+        private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+        private var idleHandles: [CurlEasyHandle] = []
+        private let maximumIdleHandles = 64
+
+        init(mailbox: Mailbox, limits: Limits) {
+            self.mailbox = mailbox
+            if let multi = mailbox.multi {
+                _ = warmer_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maximumConnectionsPerHost)
+                _ = warmer_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.maximumTotalConnections)
+                _ = warmer_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maximumTotalConnections)
+                _ = warmer_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+            }
+        }
+
+        func run() {
+            guard let multi = mailbox.multi else { return }
+            var running: Int32 = 0
+            while !mailbox.isStopped {
+                for request in mailbox.takeInbox() { start(request, on: multi) }
+                abortCancelledTransfers(on: multi)
+                _ = curl_multi_perform(multi, &running)
+                collectFinishedTransfers(on: multi)
+                // Sleeps until a socket is ready, a timeout is due, or curl_multi_wakeup.
+                _ = curl_multi_poll(multi, nil, 0, 1000, nil)
+            }
+            for transfer in active.values {
+                _ = curl_multi_remove_handle(multi, transfer.easy.raw)
+                transfer.request.onCompletion(.failure(.cancelled))
+            }
+            for request in mailbox.takeInbox() { request.onCompletion(.failure(.cancelled)) }
+            active.removeAll()
+            idleHandles.removeAll()
+            curl_multi_cleanup(multi)
+        }
+
+        private func start(_ request: CurlTransferRequest, on multi: UnsafeMutableRawPointer) {
+            if request.cancellation.isCancelled {
+                request.onCompletion(.failure(.cancelled))
+                return
+            }
+            guard let easy = idleHandles.popLast() ?? CurlEasyHandle() else {
+                request.onCompletion(.failure(.transport(code: -1, message: "libcurl could not create a handle")))
+                return
+            }
+            let transfer = CurlTransfer(request: request, easy: easy)
+            easy.configure(for: request, context: Unmanaged.passUnretained(transfer).toOpaque())
+            active[easy.raw] = transfer
+            let code = curl_multi_add_handle(multi, easy.raw)
+            if code != CURLM_OK {
+                active[easy.raw] = nil
+                request.onCompletion(.failure(.transport(code: Int(code.rawValue), message: String(cString: curl_multi_strerror(code)))))
+            }
+        }
+
+        private func abortCancelledTransfers(on multi: UnsafeMutableRawPointer) {
+            for (raw, transfer) in active where transfer.request.cancellation.isCancelled {
+                finish(raw, on: multi, with: .failure(.cancelled))
+            }
+        }
+
+        private func collectFinishedTransfers(on multi: UnsafeMutableRawPointer) {
+            var remaining: Int32 = 0
+            while let message = curl_multi_info_read(multi, &remaining) {
+                guard message.pointee.msg == CURLMSG_DONE, let raw = message.pointee.easy_handle,
+                      let transfer = active[raw] else { continue }
+                finish(raw, on: multi, with: transfer.result(for: warmer_msg_result(message)))
+            }
+        }
+
+        private func finish(
+            _ raw: UnsafeMutableRawPointer, on multi: UnsafeMutableRawPointer,
+            with result: Result<CurlTransferResponse, DataLoaderError>
+        ) {
+            guard let transfer = active.removeValue(forKey: raw) else { return }
+            _ = curl_multi_remove_handle(multi, raw)
+            if idleHandles.count < maximumIdleHandles { idleHandles.append(transfer.easy) }
+            transfer.request.onCompletion(result)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import CCurl
+import Foundation
+
+/// The state of one running transfer, confined to the curl thread.
+///
+/// libcurl calls back into it through `Unmanaged` context pointers while the
+/// easy handle is attached to the multi handle; `CurlMultiLoop` keeps it
+/// alive for exactly that long.
+final class CurlTransfer {
+    let request: CurlTransferRequest
+    let easy: CurlEasyHandle
+
+    private(set) var statusCode = 0
+    private(set) var headers: [String: String] = [:]
+    private(set) var body = Data()
+    private(set) var received: Int64 = 0
+    private(set) var expectedLength: Int64?
+    /// Set when a callback aborted the transfer for a reason curl cannot name.
+    private(set) var abortReason: DataLoaderError?
+    private var lastProgressReport: UInt64 = 0
+    private var reportedBytes: Int64 = -1
+
+    init(request: CurlTransferRequest, easy: CurlEasyHandle) {
+        self.request = request
+        self.easy = easy
+    }
+
+    var isSuccessfulStatus: Bool { (200..<300).contains(statusCode) }
+
+    /// Handles one header line. A status line starts a new response (redirects
+    /// and interim responses each start with one), so earlier headers are dropped.
+    /// Returns false to abort the transfer.
+    func receiveHeader(_ line: UnsafeRawBufferPointer) -> Bool {
+        guard let text = String(bytes: line, encoding: .isoLatin1)?
+            .trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return true }
+        if text.hasPrefix("HTTP/") {
+            headers = [:]
+            expectedLength = nil
+            let parts = text.split(separator: " ", maxSplits: 2)
+            statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+            return true
+        }
+        guard let colon = text.firstIndex(of: ":") else { return true }
+        let name = text[..<colon].lowercased()
+        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        headers[name] = value
+        if name == "content-length", let length = Int64(value), isSuccessfulStatus {
+            expectedLength = length
+            if length > request.limits.maximumBodySize {
+                abortReason = .bodyTooLarge(limit: request.limits.maximumBodySize)
+                return false
+            }
+            body.reserveCapacity(Int(length))
+        }
+        return true
+    }
+
+    /// Appends body bytes, enforcing the size limit while streaming (chunked
+    /// responses carry no length up front). Returns false to abort the transfer.
+    func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
+        // Error bodies (404 pages and the like) are not kept.
+        guard isSuccessfulStatus else { return true }
+        received += Int64(chunk.count)
+        if received > request.limits.maximumBodySize {
+            abortReason = .bodyTooLarge(limit: request.limits.maximumBodySize)
+            return false
+        }
+        body.append(chunk.bindMemory(to: UInt8.self))
+        let now = DispatchTime.now().uptimeNanoseconds
+        if now &- lastProgressReport >= request.limits.progressIntervalNanoseconds {
+            lastProgressReport = now
+            reportProgress()
+        }
+        return true
+    }
+
+    /// Reports the current byte count unless it was already reported.
+    func reportProgress() {
+        guard received != reportedBytes else { return }
+        reportedBytes = received
+        request.onProgress(received, expectedLength)
+    }
+
+    /// The transfer's outcome once libcurl reports it done.
+    func result(for code: CURLcode) -> Result<CurlTransferResponse, DataLoaderError> {
+        if let abortReason { return .failure(abortReason) }
+        guard code == CURLE_OK else { return .failure(DataLoaderError(curlCode: code)) }
+        guard isSuccessfulStatus else { return .failure(.httpStatus(statusCode)) }
+        if let expectedLength, received != expectedLength {
+            return .failure(.transport(code: Int(CURLE_PARTIAL_FILE.rawValue), message: "Transferred a partial file"))
+        }
+        reportProgress()
+        return .success(CurlTransferResponse(
+            statusCode: statusCode, headers: headers, effectiveURL: easy.effectiveURL ?? request.url, body: body
+        ))
+    }
+}
+
+extension DataLoaderError {
+    /// Maps a libcurl failure to the loader's error vocabulary.
+    init(curlCode code: CURLcode) {
+        switch code {
+        case CURLE_OPERATION_TIMEDOUT:
+            self = .timedOut
+        case CURLE_UNSUPPORTED_PROTOCOL:
+            self = .unsupportedScheme
+        case CURLE_TOO_MANY_REDIRECTS:
+            self = .tooManyRedirects
+        case CURLE_FILESIZE_EXCEEDED:
+            self = .bodyTooLarge(limit: nil)
+        default:
+            self = .transport(code: Int(code.rawValue), message: CurlRuntime.describe(code))
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+
+/// Downloads data over HTTP(S) with libcurl.
+///
+/// All transfers of one loader share a single libcurl multi handle driven by
+/// its own thread: connections are reused (keep-alive, HTTP/2 multiplexing),
+/// waiting costs no Swift concurrency threads, and cancelling the calling
+/// task aborts the transfer.
+public final class DataLoader: Sendable {
+    /// Limits and identity for every download of a loader.
+    public struct Configuration: Sendable {
+        /// Responses larger than this fail with `bodyTooLarge`, checked against
+        /// `Content-Length` and while streaming. Default: 64 MiB.
+        public var maximumBodySize: Int64 = 64 << 20
+        /// Time allowed to establish a connection. Default: 10 s.
+        public var connectTimeout: Duration = .seconds(10)
+        /// Time allowed for the whole transfer. Default: 120 s.
+        public var totalTimeout: Duration = .seconds(120)
+        /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedTime` fails. Default: 1 B/s for 30 s.
+        public var lowSpeedLimit: Int = 1
+        /// See `lowSpeedLimit`.
+        public var lowSpeedTime: Duration = .seconds(30)
+        /// Redirects followed before failing. Default: 5.
+        public var maximumRedirects: Int = 5
+        /// Concurrent connections to one host. Default: 16.
+        public var maximumConnectionsPerHost: Int = 16
+        /// Concurrent connections in total. Default: 256.
+        public var maximumTotalConnections: Int = 256
+        /// Minimum time between two progress reports of one transfer. Default: 100 ms.
+        public var progressInterval: Duration = .milliseconds(100)
+        /// The `User-Agent` header.
+        public var userAgent: String = "Warmer/\(CurlRuntime.warmerVersion)"
+        /// Extra request headers, e.g. `["Authorization": "Bearer …"]`.
+        public var additionalHeaders: [String: String] = [:]
+
+        /// Creates the default configuration.
+        public init() {}
+    }
+
+    /// A successful download.
+    public struct Response: Sendable {
+        /// The response body.
+        public let data: Data
+        /// The HTTP status code (2xx).
+        public let statusCode: Int
+        /// Response headers, names lowercased.
+        public let headers: [String: String]
+        /// The URL that answered, after redirects.
+        public let url: String
+    }
+
+    /// The configuration the loader was created with.
+    public let configuration: Configuration
+    private let loop: CurlMultiLoop
+
+    /// Creates a loader and starts its curl thread.
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        self.loop = CurlMultiLoop(limits: .init(
+            maximumConnectionsPerHost: configuration.maximumConnectionsPerHost,
+            maximumTotalConnections: configuration.maximumTotalConnections
+        ))
+    }
+
+    /// Downloads `url`.
+    ///
+    /// - Parameter progress: called with (bytes received, expected total if
+    ///   known), at most once per `progressInterval` and once at the end.
+    /// - Throws: `DataLoaderError`; `.cancelled` when the calling task is cancelled.
+    public func data(
+        from url: URL, progress: @escaping @Sendable (Int64, Int64?) -> Void = { _, _ in }
+    ) async throws(DataLoaderError) -> Response {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            throw url.scheme == nil ? .invalidURL(url.absoluteString) : .unsupportedScheme
+        }
+        guard url.host?.isEmpty == false else { throw .invalidURL(url.absoluteString) }
+
+        let cancellation = CurlCancellation()
+        let result: Result<Response, DataLoaderError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                loop.submit(makeRequest(url: url, cancellation: cancellation, progress: progress) { result in
+                    continuation.resume(returning: result.map(Response.init))
+                })
+            }
+        } onCancel: {
+            cancellation.cancel()
+            loop.wake()
+        }
+        return try result.get()
+    }
+
+    private func makeRequest(
+        url: URL, cancellation: CurlCancellation,
+        progress: @escaping @Sendable (Int64, Int64?) -> Void,
+        completion: @escaping @Sendable (Result<CurlTransferResponse, DataLoaderError>) -> Void
+    ) -> CurlTransferRequest {
+        let configuration = configuration
+        return CurlTransferRequest(
+            url: url.absoluteString,
+            headers: configuration.additionalHeaders.map { "\($0.key): \($0.value)" },
+            limits: .init(
+                connectTimeoutMilliseconds: configuration.connectTimeout.milliseconds,
+                totalTimeoutMilliseconds: configuration.totalTimeout.milliseconds,
+                lowSpeedLimitBytesPerSecond: configuration.lowSpeedLimit,
+                lowSpeedTimeSeconds: max(1, configuration.lowSpeedTime.milliseconds / 1000),
+                maximumBodySize: configuration.maximumBodySize,
+                maximumRedirects: configuration.maximumRedirects,
+                progressIntervalNanoseconds: UInt64(configuration.progressInterval.milliseconds) * 1_000_000
+            ),
+            userAgent: configuration.userAgent,
+            onProgress: progress,
+            onCompletion: completion,
+            cancellation: cancellation
+        )
+    }
+}
+
+extension DataLoader.Response {
+    init(_ response: CurlTransferResponse) {
+        self.init(data: response.body, statusCode: response.statusCode, headers: response.headers, url: response.effectiveURL)
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, saturating at `Int.max`.
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    }
+}
