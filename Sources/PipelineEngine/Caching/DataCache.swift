@@ -1,0 +1,241 @@
+import Crypto
+import Foundation
+import Synchronization
+
+/// An LRU disk cache of raw data, one file per key, flat in one folder.
+///
+/// - **Layout.** A key's file name is the lowercase hex SHA-256 of the key's
+///   UTF-8 bytes (`DataCache.filename(for:)`), so any program can find an entry
+///   (see docs/cache-layout.md).
+/// - **Writes** go to a temporary file in the same folder and are renamed into
+///   place, so a reader never sees a half-written file. `storeData` stages the
+///   data in memory and returns at once; reads see staged data immediately;
+///   `write(_:for:)` waits until the file is in place; `flush()` waits for all.
+/// - **LRU.** Reading an entry refreshes its modification date, which serves
+///   as the access date (access times are unreliable under `noatime`/`relatime`).
+///   A sweep removes the least recently used files until the total size is
+///   under `sizeLimit × trimRatio`. It runs shortly after start-up and then
+///   periodically, so a long-running worker never outgrows its limit.
+/// - A deleted folder is recreated on the next write.
+public final class DataCache: Sendable {
+    /// The folder holding the entries.
+    public let directory: URL
+    /// The total size, in bytes, the sweep keeps the cache under.
+    public let sizeLimit: Int
+    /// The sweep trims the cache to `sizeLimit × trimRatio`. Default: 0.7.
+    public let trimRatio: Double
+
+    private let staging = Mutex<[String: StagedChange]>([:])
+    private let ioQueue = DispatchQueue(label: "warmer.data-cache", qos: .utility)
+    private let sweepInterval: DispatchTimeInterval
+
+    fileprivate enum StagedChange {
+        case add(Data, generation: UInt64)
+        case remove(generation: UInt64)
+    }
+    private let generation = Atomic<UInt64>(0)
+
+    /// Prefix of temporary files; the sweep deletes stale ones.
+    static let temporaryPrefix = ".tmp-"
+
+    /// Opens (creating if needed) a cache in `directory`.
+    ///
+    /// - Parameters:
+    ///   - sizeLimit: bytes kept after a sweep, at most. Default: 1 GiB.
+    ///   - sweepInterval: time between two sweeps. Default: 30 s.
+    public init(
+        directory: URL, sizeLimit: Int = 1 << 30, trimRatio: Double = 0.7,
+        sweepInterval: Duration = .seconds(30)
+    ) throws {
+        self.directory = directory.standardizedFileURL
+        self.sizeLimit = sizeLimit
+        self.trimRatio = trimRatio
+        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+
+        self.sweepInterval = .milliseconds(max(1, sweepInterval.milliseconds))
+        scheduleSweep(after: .seconds(1))
+    }
+
+    /// Sweeps after `delay`, then every `sweepInterval` while the cache is alive.
+    private func scheduleSweep(after delay: DispatchTimeInterval) {
+        ioQueue.asyncAfter(deadline: .now() + delay) { [weak self] in
+            guard let self else { return }
+            makeSweep().run()
+            scheduleSweep(after: sweepInterval)
+        }
+    }
+
+    private func makeSweep() -> DataCacheSweep {
+        DataCacheSweep(directory: directory, sizeLimit: sizeLimit, targetSize: Int(Double(sizeLimit) * trimRatio))
+    }
+
+    // MARK: Keys and files
+
+    /// The file name of `key`: lowercase hex SHA-256 of its UTF-8 bytes.
+    public static func filename(for key: String) -> String {
+        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Where `key`'s data lives (or would live) on disk.
+    public func url(for key: String) -> URL {
+        directory.appendingPathComponent(Self.filename(for: key), isDirectory: false)
+    }
+
+    // MARK: Reading
+
+    /// The data stored for `key`, or `nil`. Refreshes the entry's access date.
+    public func cachedData(for key: String) -> Data? {
+        guard !key.isEmpty else { return nil }
+        let filename = Self.filename(for: key)
+        switch staging.withLock({ $0[filename] }) {
+        case .add(let data, _): return data
+        case .remove: return nil
+        case nil: break
+        }
+        let url = directory.appendingPathComponent(filename)
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        touch(url)
+        return data
+    }
+
+    /// Whether `key` has data, without reading it. Refreshes the access date.
+    public func containsData(for key: String) -> Bool {
+        sizeOfData(for: key) != nil
+    }
+
+    /// The size in bytes of `key`'s data, or `nil` when absent, without
+    /// reading it. Refreshes the access date.
+    public func sizeOfData(for key: String) -> Int? {
+        guard !key.isEmpty else { return nil }
+        let filename = Self.filename(for: key)
+        switch staging.withLock({ $0[filename] }) {
+        case .add(let data, _): return data.count
+        case .remove: return nil
+        case nil: break
+        }
+        let url = directory.appendingPathComponent(filename)
+        var status = stat()
+        guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        touch(url)
+        return Int(status.st_size)
+    }
+
+    // MARK: Writing
+
+    /// Stores `data` for `key` without waiting for the disk. Reads see it at once.
+    public func storeData(_ data: Data, for key: String) {
+        guard !key.isEmpty else { return }
+        let filename = Self.filename(for: key)
+        let change = stage(.add(data, generation: nextGeneration()), for: filename)
+        ioQueue.async { try? self.apply(change, to: filename) }
+    }
+
+    /// Stores `data` for `key` and returns once the file is in place.
+    /// - Returns: the file's URL.
+    /// - Throws: the file system's error when the file cannot be written.
+    @discardableResult
+    public func write(_ data: Data, for key: String) async throws -> URL {
+        guard !key.isEmpty else { throw CocoaError(.fileWriteInvalidFileName) }
+        let filename = Self.filename(for: key)
+        let change = stage(.add(data, generation: nextGeneration()), for: filename)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            ioQueue.async {
+                continuation.resume(with: Result { try self.apply(change, to: filename) })
+            }
+        }
+        return directory.appendingPathComponent(filename)
+    }
+
+    /// Removes `key`'s data.
+    public func removeData(for key: String) {
+        guard !key.isEmpty else { return }
+        let filename = Self.filename(for: key)
+        let change = stage(.remove(generation: nextGeneration()), for: filename)
+        ioQueue.async { try? self.apply(change, to: filename) }
+    }
+
+    /// Removes every entry.
+    public func removeAll() {
+        staging.withLock { $0.removeAll() }
+        ioQueue.async { [directory] in
+            let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            for file in files { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
+        }
+    }
+
+    /// Blocks until every staged change is on disk.
+    public func flush() {
+        ioQueue.sync {}
+    }
+
+    /// Runs a sweep now and waits for it.
+    public func sweep() {
+        ioQueue.sync { makeSweep().run() }
+    }
+
+    /// The total size of the files in the cache, in bytes.
+    public var totalSize: Int {
+        flush()
+        return DataCacheSweep.entries(in: directory).reduce(0) { $0 + $1.size }
+    }
+
+    // MARK: Private
+
+    private func nextGeneration() -> UInt64 {
+        generation.add(1, ordering: .relaxed).newValue
+    }
+
+    private func stage(_ change: StagedChange, for filename: String) -> StagedChange {
+        staging.withLock { $0[filename] = change }
+        return change
+    }
+
+    /// Applies a staged change on the I/O queue, then unstages it unless a newer change replaced it.
+    private func apply(_ change: StagedChange, to filename: String) throws {
+        let url = directory.appendingPathComponent(filename)
+        defer { unstage(filename, ifGeneration: change.generation) }
+        switch change {
+        case .add(let data, _):
+            try writeAtomically(data, to: url)
+        case .remove:
+            try? FileManager.default.removeItem(at: url)
+        }
+    }
+
+    private func unstage(_ filename: String, ifGeneration generation: UInt64) {
+        staging.withLock { staged in
+            if staged[filename]?.generation == generation { staged[filename] = nil }
+        }
+    }
+
+    private func writeAtomically(_ data: Data, to url: URL) throws {
+        let temporary = directory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
+        do {
+            try data.write(to: temporary)
+        } catch CocoaError.fileNoSuchFile {
+            // The folder was deleted under us: recreate it and try once more.
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try data.write(to: temporary)
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+            try? FileManager.default.removeItem(at: temporary)
+            throw error
+        }
+    }
+
+    /// Sets the file's modification date to now: the cache's LRU access date.
+    private func touch(_ url: URL) {
+        _ = url.withUnsafeFileSystemRepresentation { path in
+            path.map { utimensat(AT_FDCWD, $0, nil, 0) }
+        }
+    }
+}
+
+extension DataCache.StagedChange {
+    var generation: UInt64 {
+        switch self {
+        case .add(_, let generation), .remove(let generation): generation
+        }
+    }
+}
