@@ -1,0 +1,57 @@
+import Foundation
+
+/// The outcome of a successful `ImageTask`.
+public struct ImageResponse: Sendable {
+    /// The request that produced the response.
+    public let request: ImageRequest
+    /// Where the result came from.
+    public let source: Source
+    /// The size of the data, in bytes.
+    public let byteCount: Int
+    /// Where the data lives in the disk cache, when it is there.
+    public let cacheURL: URL?
+    /// The bytes, for `loadData`; `nil` for prefetches, which never read a cached entry back.
+    public let data: Data?
+
+    /// Where a response came from.
+    public enum Source: String, Sendable, Hashable, Codable {
+        /// The memory cache.
+        case memory
+        /// The disk cache.
+        case disk
+        /// The origin, over the network.
+        case network
+    }
+}
+
+/// Why an `ImageTask` failed.
+public enum ImagePipelineError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The request had `returnCacheDataDontLoad` and the data was not cached.
+    case dataMissingInCache
+    /// The download failed.
+    case dataLoadingFailed(DataLoaderError)
+    /// The data was downloaded but could not be written to the disk cache.
+    case dataCacheWriteFailed(String)
+    /// The task was cancelled.
+    case cancelled
+
+    /// A short, stable identifier for machines (events, metrics).
+    public var code: String {
+        switch self {
+        case .dataMissingInCache: "data_missing_in_cache"
+        case .dataLoadingFailed(let error): error.code
+        case .dataCacheWriteFailed: "cache_write_failed"
+        case .cancelled: "cancelled"
+        }
+    }
+
+    /// A human-readable explanation.
+    public var description: String {
+        switch self {
+        case .dataMissingInCache: "The data is not in the cache and the request forbids loading it"
+        case .dataLoadingFailed(let error): error.description
+        case .dataCacheWriteFailed(let reason): "Could not write to the disk cache: \(reason)"
+        case .cancelled: "The task was cancelled"
+        }
+    }
+}
