@@ -1,0 +1,73 @@
+/// Publishes and reads a queue's lifecycle events.
+///
+/// Each event goes to the queue-wide stream and to its batch's stream, both
+/// trimmed approximately (`MAXLEN ~`). Final events (completed, failed,
+/// deadLettered, batchCompleted) are published by the queue's scripts,
+/// atomically with the counters; workers publish `started` and `progress`.
+public struct EventStream: Sendable {
+    /// The queue whose events these are.
+    public let queue: JobQueue
+
+    /// Creates an event stream for `queue`.
+    public init(queue: JobQueue) {
+        self.queue = queue
+    }
+
+    /// Publishes `event` to the queue's stream and its batch's stream.
+    public func publish(_ event: JobEvent) async throws(SchedulerError) {
+        let keys = queue.keys
+        let configuration = queue.configuration
+        var commands = [["XADD", keys.events, "MAXLEN", "~", String(configuration.maximumEvents), "*"] + event.streamArguments]
+        if let batch = event.batchID, !batch.isEmpty {
+            commands.append(["XADD", keys.batchEvents(batch), "MAXLEN", "~", String(configuration.maximumBatchEvents), "*"] + event.streamArguments)
+        }
+        let replies: [RedisReply]
+        do {
+            replies = try await queue.client.pipeline(commands)
+        } catch {
+            throw .redis(error)
+        }
+        for case .error(let message) in replies { throw .redis(.server(message)) }
+    }
+
+    /// Where to start reading.
+    public enum Position: Sendable, Hashable {
+        /// From the first retained event.
+        case beginning
+        /// Only events published after the read starts.
+        case now
+        /// After the event with this stream id.
+        case after(String)
+
+        var streamID: String {
+            switch self {
+            case .beginning: "0"
+            case .now: "$"
+            case .after(let id): id
+            }
+        }
+    }
+
+    /// Reads the next events of the queue (or of one batch) after `position`,
+    /// waiting up to `timeout` for some to arrive. Pass a client reserved for
+    /// blocking reads. Returns an empty array on timeout.
+    public func read(
+        batch: String? = nil, after position: Position, timeout: Duration, count: Int = 1000, using blockingClient: RedisClient
+    ) async throws(SchedulerError) -> [JobEvent] {
+        let key = batch.map { queue.keys.batchEvents($0) } ?? queue.keys.events
+        let reply: RedisReply
+        do {
+            reply = try await blockingClient.send([
+                "XREAD", "COUNT", String(count), "BLOCK", String(max(1, timeout.milliseconds)), "STREAMS", key, position.streamID,
+            ])
+        } catch {
+            throw .redis(error)
+        }
+        // [[key, [[id, [field, value, …]], …]]]
+        guard let stream = reply.array.first, stream.array.count == 2 else { return [] }
+        return stream.array[1].array.compactMap { entry in
+            guard entry.array.count == 2, let id = entry.array[0].string else { return nil }
+            return JobEvent(streamID: id, fields: entry.array[1].fieldDictionary)
+        }
+    }
+}

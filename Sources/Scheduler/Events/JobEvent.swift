@@ -1,0 +1,85 @@
+import Foundation
+
+/// One lifecycle event, as stored in the queue's streams (wire format v1).
+///
+/// Events carry ids and small fields only, never image data. Field names are
+/// the stream entry's field names; absent fields are omitted.
+public struct JobEvent: Sendable, Hashable {
+    /// The event's kind.
+    public enum Kind: String, Sendable, Hashable, CaseIterable {
+        /// A worker started the job.
+        case started
+        /// Bytes received so far (long downloads only, throttled).
+        case progress
+        /// The job finished; `source` tells where the data came from.
+        case completed
+        /// The job failed; `error` and `message` tell why.
+        case failed
+        /// The job was cancelled.
+        case cancelled
+        /// The job cannot run and was moved to the dead-letter set.
+        case deadLettered
+        /// Every job of the batch has ended.
+        case batchCompleted
+    }
+
+    /// Wire format version.
+    public static let version = "1"
+
+    /// The stream entry id (`<ms>-<seq>`), set for events read from Redis.
+    public var streamID: String?
+    /// The event's kind.
+    public var kind: Kind
+    /// All fields, including `type`, `v`, `ts` (ms since the epoch).
+    public var fields: [String: String]
+
+    /// Creates an event for a job.
+    public init(_ kind: Kind, job: Job, worker: String, extra: [String: String] = [:]) {
+        self.kind = kind
+        var fields = [
+            "v": Self.version, "type": kind.rawValue, "job": job.id, "batch": job.batchID, "url": job.url,
+            "ts": String(Int64(Date().timeIntervalSince1970 * 1000)), "worker": worker, "attempt": String(job.attempt),
+        ]
+        fields.merge(extra) { _, new in new }
+        self.fields = fields
+    }
+
+    /// Decodes a stream entry; `nil` when it has no known `type`.
+    public init?(streamID: String, fields: [String: String]) {
+        guard let kind = fields["type"].flatMap(Kind.init(rawValue:)) else { return nil }
+        self.streamID = streamID
+        self.kind = kind
+        self.fields = fields
+    }
+
+    /// The job id, absent for batch events.
+    public var jobID: String? { fields["job"] }
+    /// The batch id.
+    public var batchID: String? { fields["batch"] }
+    /// The job's URL.
+    public var url: String? { fields["url"] }
+    /// Milliseconds since the epoch when the event was published.
+    public var timestamp: Int64? { fields["ts"].flatMap { Int64($0) } }
+    /// Bytes transferred or stored.
+    public var bytes: Int64? { fields["bytes"].flatMap { Int64($0) } }
+
+    /// The fields as XADD arguments, in a stable order.
+    var streamArguments: [String] {
+        fields.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+    }
+
+    /// One JSON object, fields in a stable order, numbers as numbers; `id` is the stream id.
+    public var jsonLine: String {
+        var object: [String: Any] = [:]
+        for (key, value) in fields {
+            if ["ts", "bytes", "total", "completed", "failed", "cancelled", "dead", "attempt"].contains(key), let number = Int64(value) {
+                object[key] = number
+            } else {
+                object[key] = value
+            }
+        }
+        if let streamID { object["id"] = streamID }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}

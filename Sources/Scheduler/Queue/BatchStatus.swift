@@ -1,0 +1,49 @@
+/// A batch's counters, as stored in `warmer:{Q}:batch:ID`.
+public struct BatchStatus: Sendable, Hashable, Codable {
+    /// The batch id.
+    public let id: String
+    /// Jobs in the batch.
+    public let total: Int
+    /// Jobs completed.
+    public let completed: Int
+    /// Jobs failed.
+    public let failed: Int
+    /// Jobs cancelled.
+    public let cancelled: Int
+    /// Jobs dead-lettered.
+    public let dead: Int
+    /// Jobs not yet ended.
+    public let pending: Int
+    /// Whether every job has ended.
+    public let isFinished: Bool
+    /// Creation time, ms since the epoch.
+    public let createdAt: Int64?
+    /// Completion time, ms since the epoch.
+    public let finishedAt: Int64?
+    /// The priority the batch was enqueued with.
+    public let priority: String?
+    /// The destination the batch was enqueued with.
+    public let destination: String?
+
+    init?(fields: [String: String]) {
+        guard let id = fields["id"], let total = fields["total"].flatMap({ Int($0) }) else { return nil }
+        self.id = id
+        self.total = total
+        completed = fields["completed"].flatMap { Int($0) } ?? 0
+        failed = fields["failed"].flatMap { Int($0) } ?? 0
+        cancelled = fields["cancelled"].flatMap { Int($0) } ?? 0
+        dead = fields["dead"].flatMap { Int($0) } ?? 0
+        pending = max(0, total - completed - failed - cancelled - dead)
+        finishedAt = fields["finishedAt"].flatMap { Int64($0) }
+        isFinished = finishedAt != nil
+        createdAt = fields["createdAt"].flatMap { Int64($0) }
+        priority = fields["priority"]
+        destination = fields["destination"]
+    }
+
+    /// Jobs that ended, in any way.
+    public var ended: Int { completed + failed + cancelled + dead }
+
+    /// Whether every job completed (nothing failed, was cancelled or dead-lettered).
+    public var isSuccessful: Bool { isFinished && failed == 0 && cancelled == 0 && dead == 0 }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Synchronization
+
+/// A Redis client for async code: one connection on its own thread, with
+/// automatic pipelining.
+///
+/// hiredis calls block, so they never run on Swift's cooperative pool: the
+/// client's thread takes every command queued since its last round trip and
+/// sends them as one pipeline. Many concurrent callers therefore cost one
+/// round trip per batch, not per command. Replies keep command order.
+///
+/// A blocking command (BLPOP, XREAD BLOCK) holds the connection for its whole
+/// wait; give such commands a client of their own. After a connection error
+/// the next batch reconnects.
+public final class RedisClient: Sendable {
+    /// The server this client talks to.
+    public let url: RedisURL
+    private let mailbox: Mailbox
+
+    /// Creates a client and starts its thread. Connects lazily.
+    ///
+    /// - Parameter timeout: connect/read/write timeout; a blocking command's
+    ///   own timeout must be shorter.
+    public init(url: RedisURL, name: String = "redis", timeout: Duration = .seconds(10)) {
+        self.url = url
+        let mailbox = Mailbox()
+        self.mailbox = mailbox
+        let thread = Thread {
+            let connection = RedisConnection(url: url, timeout: timeout)
+            while let batch = mailbox.nextBatch() {
+                Self.run(batch, on: connection)
+            }
+        }
+        thread.name = "warmer.\(name)"
+        thread.start()
+    }
+
+    deinit {
+        mailbox.close()
+    }
+
+    /// Sends one command, e.g. `["HGETALL", key]`.
+    /// - Throws: `RedisError.server` for an error reply, `.connection` when Redis is unreachable.
+    @discardableResult
+    public func send(_ command: [String]) async throws(RedisError) -> RedisReply {
+        let replies = try await pipeline([command])
+        guard let reply = replies.first else { throw .unexpectedReply("no reply") }
+        if case .error(let message) = reply { throw .server(message) }
+        return reply
+    }
+
+    /// Sends commands back to back and returns their replies in order.
+    /// Error replies are returned as `.error`, not thrown.
+    public func pipeline(_ commands: [[String]]) async throws(RedisError) -> [RedisReply] {
+        guard !commands.isEmpty else { return [] }
+        let result = await withCheckedContinuation { continuation in
+            mailbox.post(Request(commands: commands, continuation: continuation))
+        }
+        return try result.get()
+    }
+
+    // MARK: The client's thread
+
+    private struct Request: Sendable {
+        let commands: [[String]]
+        let continuation: CheckedContinuation<Result<[RedisReply], RedisError>, Never>
+    }
+
+    private static func run(_ batch: [Request], on connection: RedisConnection) {
+        do {
+            let replies = try connection.execute(batch.flatMap(\.commands))
+            var offset = 0
+            for request in batch {
+                let count = request.commands.count
+                request.continuation.resume(returning: .success(Array(replies[offset..<offset + count])))
+                offset += count
+            }
+        } catch {
+            for request in batch { request.continuation.resume(returning: .failure(error)) }
+        }
+    }
+
+    /// Requests waiting for the client's thread.
+    private final class Mailbox: Sendable {
+        private let pending = Mutex<(requests: [Request], isClosed: Bool)>(([], false))
+        private let signal = DispatchSemaphore(value: 0)
+
+        func post(_ request: Request) {
+            let accepted = pending.withLock { state in
+                guard !state.isClosed else { return false }
+                state.requests.append(request)
+                return true
+            }
+            if accepted {
+                signal.signal()
+            } else {
+                request.continuation.resume(returning: .failure(.connection("client closed")))
+            }
+        }
+
+        func close() {
+            pending.withLock { $0.isClosed = true }
+            signal.signal()
+        }
+
+        /// Waits for requests; returns every one queued so far, or `nil` once closed and drained.
+        func nextBatch() -> [Request]? {
+            while true {
+                signal.wait()
+                let (batch, isClosed) = pending.withLock { state in
+                    defer { state.requests.removeAll(keepingCapacity: true) }
+                    return (state.requests, state.isClosed)
+                }
+                if !batch.isEmpty { return batch }
+                if isClosed { return nil }
+            }
+        }
+    }
+}

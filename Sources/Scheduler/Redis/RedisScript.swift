@@ -1,0 +1,24 @@
+import Crypto
+import Foundation
+
+/// A Lua script run with EVALSHA, loaded on first use and again after a
+/// Redis restart (NOSCRIPT).
+struct RedisScript: Sendable {
+    let source: String
+    let sha1: String
+
+    init(_ source: String) {
+        self.source = source
+        self.sha1 = Insecure.SHA1.hash(data: Data(source.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Runs the script with `keys` and `arguments`.
+    func run(on client: RedisClient, keys: [String], arguments: [String]) async throws(RedisError) -> RedisReply {
+        let tail = [String(keys.count)] + keys + arguments
+        do {
+            return try await client.send(["EVALSHA", sha1] + tail)
+        } catch .server(let message) where message.hasPrefix("NOSCRIPT") {
+            return try await client.send(["EVAL", source] + tail)
+        }
+    }
+}
