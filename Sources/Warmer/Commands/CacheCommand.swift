@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import PipelineEngine
+
+/// `warmer cache`: inspect the disk cache.
+struct CacheCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Inspect the disk cache.",
+        subcommands: [Path.self, Get.self]
+    )
+
+    /// `warmer cache path URL`.
+    struct Path: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print where a URL's data is cached. Exits 1 if it is not cached (the path is still printed)."
+        )
+
+        @OptionGroup var cache: CacheOptions
+
+        @Argument(help: "The image URL, exactly as enqueued.")
+        var url: String
+
+        func run() throws {
+            let dataCache = try cache.makeDataCache()
+            Console.write(dataCache.url(for: url).path + "\n")
+            guard dataCache.containsData(for: url) else { throw WarmerError.notCached(url) }
+        }
+    }
+
+    /// `warmer cache get URL [-o FILE]`.
+    struct Get: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write a URL's cached bytes to standard output or a file.")
+
+        @OptionGroup var cache: CacheOptions
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+        var output: String?
+
+        @Argument(help: "The image URL, exactly as enqueued.")
+        var url: String
+
+        func run() throws {
+            guard let data = try cache.makeDataCache().cachedData(for: url) else { throw WarmerError.notCached(url) }
+            if let output {
+                try data.write(to: URL(fileURLWithPath: output))
+            } else {
+                FileHandle.standardOutput.write(data)
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Scheduler
+
+/// `warmer enqueue`: adds a batch of URLs to the queue and prints its id.
+struct EnqueueCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "enqueue",
+        abstract: "Enqueue a batch of URLs (one per line) and print the batch id.",
+        discussion: "Blank lines and lines starting with # are skipped. If any other line is not an http(s) URL, nothing is enqueued and the bad lines are listed."
+    )
+
+    @OptionGroup var redis: RedisOptions
+
+    @Option(help: "veryLow, low, normal, high or veryHigh.")
+    var priority: JobPriority = .normal
+
+    @Option(help: "disk (raw data) or processed (decoded, processed, re-encoded).")
+    var destination: JobDestination = .disk
+
+    @Option(help: ArgumentHelp("Batch id to create or append to (default: a new random id).", valueName: "id"))
+    var batch: String?
+
+    @Argument(help: ArgumentHelp("File of URLs, or - for standard input.", valueName: "file"))
+    var file: String
+
+    func validate() throws {
+        if let batch, !batch.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) || batch.isEmpty || batch.count > 128 {
+            throw ValidationError("--batch must be 1-128 characters from letters, digits and . _ -")
+        }
+    }
+
+    func run() async throws {
+        guard destination == .disk else { throw WarmerError.unsupportedDestination(destination.rawValue) }
+        let list = try URLList(path: file)
+        try list.validate()
+        let queue = try redis.makeQueue()
+        let id = try await queue.enqueue(urls: list.urls, priority: priority, destination: destination, batchID: batch)
+        Console.write(id + "\n")
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import PipelineEngine
+
+/// `warmer warm`: warms URLs into the local disk cache, no Redis needed.
+struct WarmCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "warm",
+        abstract: "Warm URLs into the local disk cache, with no Redis at all.",
+        discussion: "Prints one line per URL (a progress line on a terminal) and a summary. Exits 1 if any URL failed."
+    )
+
+    @OptionGroup var cache: CacheOptions
+
+    @Option(help: "URLs loaded at once.")
+    var concurrency: Int = 8
+
+    @Argument(help: ArgumentHelp("File of URLs, or - for standard input.", valueName: "file"))
+    var file: String
+
+    func validate() throws {
+        guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+    }
+
+    func run() async throws {
+        let list = try URLList(path: file)
+        try list.validate()
+        let pipeline = ImagePipeline(configuration: .init(dataCache: try cache.makeDataCache()))
+        let reporter = WarmReporter(total: list.urls.count, isTerminal: standardOutputIsTerminal)
+        let start = ContinuousClock.now
+
+        await withTaskGroup(of: (String, Result<ImageResponse, ImagePipelineError>).self) { group in
+            var pending = list.urls.makeIterator()
+            func startNext() {
+                guard let text = pending.next(), let url = URL(string: text) else { return }
+                group.addTask {
+                    let task = pipeline.prefetchData(for: ImageRequest(url: url))
+                    return (text, await task.result)
+                }
+            }
+            for _ in 0..<concurrency { startNext() }
+            while let (url, result) = await group.next() {
+                reporter.report(url: url, result: result)
+                startNext()
+            }
+        }
+        reporter.finish(elapsed: ContinuousClock.now - start, cacheDirectory: cache.directory)
+        if reporter.failed > 0 { throw ExitCode(1) }
+    }
+}
+
+/// Prints the progress of `warmer warm`.
+final class WarmReporter {
+    let total: Int
+    let isTerminal: Bool
+    private(set) var completed = 0
+    private(set) var failed = 0
+    private var bytes = 0
+
+    init(total: Int, isTerminal: Bool) {
+        self.total = total
+        self.isTerminal = isTerminal
+    }
+
+    func report(url: String, result: Result<ImageResponse, ImagePipelineError>) {
+        switch result {
+        case .success(let response):
+            completed += 1
+            bytes += response.byteCount
+            if !isTerminal { Console.write("ok \(response.source.rawValue) \(response.byteCount) \(url)\n") }
+        case .failure(let error):
+            failed += 1
+            FileHandle.standardError.write(Data("failed \(error.code) \(url): \(error.description)\n".utf8))
+        }
+        if isTerminal {
+            Console.write("\r\u{1B}[2K\(completed + failed)/\(total)  done \(completed)  failed \(failed)")
+        }
+    }
+
+    func finish(elapsed: Duration, cacheDirectory: URL) {
+        if isTerminal { Console.write("\n") }
+        let seconds = Double(elapsed.milliseconds) / 1000
+        Console.write(String(format: "warmed %d of %d URLs (%d failed, %.1f MB) in %.2fs into %@\n",
+                             completed, total, failed, Double(bytes) / 1_000_000, seconds, cacheDirectory.path))
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import Scheduler
+
+/// `warmer watch`: live progress, or every event as a JSON line.
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Watch events live: progress bars on a terminal, JSON lines otherwise.",
+        discussion: "With --batch, replays the batch's retained events, then follows it and exits when it is finished: 0 if every job completed, 1 otherwise. Without --batch, follows the whole queue until interrupted."
+    )
+
+    @OptionGroup var redis: RedisOptions
+
+    @Option(help: ArgumentHelp("Follow one batch and exit when it is finished.", valueName: "id"))
+    var batch: String?
+
+    @Flag(help: "Print one JSON event per line, also on a terminal.")
+    var json = false
+
+    func run() async throws {
+        let queue = try redis.makeQueue()
+        let stream = EventStream(queue: queue)
+        let blocking = try redis.makeBlockingClient()
+        let asJSON = json || !standardOutputIsTerminal
+        var board = ProgressBoard()
+        var position: EventStream.Position = batch == nil ? .now : .beginning
+        var batches: [String] = batch.map { [$0] } ?? []
+
+        if let batch { _ = try await queue.status(ofBatch: batch) }  // fails clearly for an unknown batch
+        while true {
+            let events = try await stream.read(batch: batch, after: position, timeout: .milliseconds(500), using: blocking)
+            if let last = events.last?.streamID { position = .after(last) }
+            for event in events {
+                if let id = event.batchID, !batches.contains(id) { batches.append(id) }
+            }
+            if asJSON, !events.isEmpty {
+                Console.write(events.map { $0.jsonLine + "\n" }.joined())
+            }
+
+            let statuses = await currentStatuses(of: batches, in: queue)
+            if !asJSON { board.draw(statuses) }
+            if let batch, let status = statuses.first(where: { $0.id == batch }), status.isFinished,
+               events.isEmpty || events.contains(where: { $0.kind == .batchCompleted }) {
+                throw ExitCode(status.isSuccessful ? 0 : 1)
+            }
+        }
+    }
+
+    private func currentStatuses(of ids: [String], in queue: JobQueue) async -> [BatchStatus] {
+        var statuses: [BatchStatus] = []
+        for id in ids.suffix(20) {
+            if let status = try? await queue.status(ofBatch: id) { statuses.append(status) }
+        }
+        return statuses
+    }
+}

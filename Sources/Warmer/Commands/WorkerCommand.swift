@@ -1,0 +1,51 @@
+import ArgumentParser
+import Foundation
+import PipelineEngine
+import Scheduler
+
+/// `warmer worker`: claims and runs jobs until SIGINT or SIGTERM.
+struct WorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "worker",
+        abstract: "Run a worker until SIGINT/SIGTERM.",
+        discussion: "On a stop signal the worker claims nothing more, lets running jobs finish for up to --grace-period seconds, then releases what is left back to the queue."
+    )
+
+    @OptionGroup var redis: RedisOptions
+    @OptionGroup var cache: CacheOptions
+
+    @Option(help: "Jobs run at once by this process.")
+    var concurrency: Int = 8
+
+    @Option(help: ArgumentHelp("Seconds running jobs get to finish after a stop signal.", valueName: "seconds"))
+    var gracePeriod: Int = 30
+
+    @Option(help: ArgumentHelp("Seconds a claimed job stays leased without renewal; a crashed worker's jobs run again after it.", valueName: "seconds"))
+    var leaseDuration: Int = 30
+
+    func validate() throws {
+        guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+        guard leaseDuration >= 3 else { throw ValidationError("--lease-duration must be at least 3 seconds") }
+    }
+
+    func run() async throws {
+        let stop = StopSignal()
+        var queueConfiguration = JobQueue.Configuration()
+        queueConfiguration.leaseDuration = .seconds(leaseDuration)
+        let queue = try redis.makeQueue(configuration: queueConfiguration)
+
+        var loaderConfiguration = DataLoader.Configuration()
+        loaderConfiguration.maximumConnectionsPerHost = max(16, concurrency)
+        let pipeline = ImagePipeline(configuration: .init(
+            dataLoader: DataLoader(configuration: loaderConfiguration),
+            dataCache: try cache.makeDataCache()
+        ))
+
+        var configuration = Worker.Configuration()
+        configuration.concurrency = concurrency
+        configuration.gracePeriod = .seconds(gracePeriod)
+        let worker = Worker(queue: queue, blockingClient: try redis.makeBlockingClient(), pipeline: pipeline,
+                            configuration: configuration, stop: stop)
+        await worker.run()
+    }
+}

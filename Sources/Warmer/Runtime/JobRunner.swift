@@ -1,0 +1,126 @@
+import Foundation
+import PipelineEngine
+import Scheduler
+
+/// Runs one claimed job through the pipeline and reports it to the queue.
+///
+/// Maps the job to an `ImageRequest`, publishes `started` and throttled
+/// `progress` events as the `ImageTask` reports them, and finishes the job
+/// with its outcome — which the queue's finish script counts in the batch and
+/// publishes. A job that cannot run (bad URL, unknown destination) is
+/// dead-lettered with its reason; an abandoned job is released for another
+/// worker.
+struct JobRunner: Sendable {
+    let queue: JobQueue
+    let events: EventStream
+    let pipeline: ImagePipeline
+    let running: RunningJobs
+    let workerID: String
+    /// Minimum time between two progress events of a job.
+    let progressInterval: Duration
+    let log: Log
+
+    func run(_ job: Job) async {
+        switch prepare(job) {
+        case .end(let outcome):
+            await finish(job, outcome)
+        case .run(let request):
+            let task = pipeline.prefetchData(for: request)
+            await running.attach(task, to: job.id)
+            await follow(task, of: job)
+        }
+    }
+
+    private enum Preparation {
+        case run(ImageRequest)
+        case end(JobOutcome)
+    }
+
+    /// The pipeline request for `job`, or the outcome that ends it at once.
+    private func prepare(_ job: Job) -> Preparation {
+        guard URLList.isValid(job.url), let url = URL(string: job.url) else {
+            let reason = job.url.isEmpty ? "The job has no URL" : "Not an http(s) URL: \(job.url)"
+            return .end(.deadLettered(code: "invalid_url", message: reason))
+        }
+        switch JobDestination(rawValue: job.destination) {
+        case .disk:
+            break
+        case .processed:
+            return .end(.failed(code: "unsupported_destination", message: WarmerError.unsupportedDestination("processed").description))
+        case nil:
+            return .end(.deadLettered(code: "invalid_destination", message: "Unknown destination '\(job.destination)'"))
+        }
+        let priority = JobPriority(rawValue: job.priority).map(ImagePriority.init) ?? .normal
+        return .run(ImageRequest(url: url, priority: priority))
+    }
+
+    private func follow(_ task: ImageTask, of job: Job) async {
+        var lastPublished = ContinuousClock.now
+        for await event in task.events {
+            switch event {
+            case .started:
+                lastPublished = .now
+                await publish(JobEvent(.started, job: job, worker: workerID))
+            case .progress(let completed, let total):
+                guard ContinuousClock.now - lastPublished >= progressInterval else { continue }
+                lastPublished = .now
+                var fields = ["bytes": String(completed)]
+                if let total { fields["total"] = String(total) }
+                await publish(JobEvent(.progress, job: job, worker: workerID, extra: fields))
+            case .completed(.success(let response)):
+                await finish(job, .completed(source: response.source.rawValue, bytes: response.byteCount))
+            case .completed(.failure(let error)):
+                await finish(job, .failed(code: error.code, message: error.description))
+            case .cancelled:
+                await release(job)
+            }
+        }
+    }
+
+    private func publish(_ event: JobEvent) async {
+        do {
+            try await events.publish(event)
+        } catch {
+            log.warning("could not publish event", ["job": event.jobID ?? "", "type": event.kind.rawValue, "error": error.description])
+        }
+    }
+
+    /// Finishes the job, retrying while Redis is unreachable; an abandoned job is released instead.
+    private func finish(_ job: Job, _ outcome: JobOutcome) async {
+        if await running.isAbandoned(job.id) { return await release(job) }
+        for attempt in 1...5 {
+            do {
+                try await queue.finish(job, outcome: outcome, worker: workerID)
+                return
+            } catch .leaseLost {
+                log.warning("lease lost before finishing; another worker runs the job", ["job": job.id])
+                return
+            } catch {
+                log.warning("could not finish job", ["job": job.id, "attempt": String(attempt), "error": error.description])
+                try? await Task.sleep(for: .milliseconds(200 * attempt))
+            }
+        }
+        log.error("gave up finishing job; its lease will expire and it will run again", ["job": job.id])
+    }
+
+    private func release(_ job: Job) async {
+        do {
+            try await queue.release(job)
+        } catch {
+            log.warning("could not release job; its lease will expire", ["job": job.id, "error": error.description])
+        }
+    }
+}
+
+extension ImagePriority {
+    /// The pipeline priority of a job priority.
+    init(_ priority: JobPriority) {
+        switch priority {
+        case .veryLow: self = .veryLow
+        case .low: self = .low
+        case .normal: self = .normal
+        case .high: self = .high
+        case .veryHigh: self = .veryHigh
+        }
+    }
+}

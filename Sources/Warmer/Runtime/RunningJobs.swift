@@ -1,0 +1,76 @@
+import PipelineEngine
+import Scheduler
+
+/// The jobs a worker holds right now, with their pipeline tasks.
+///
+/// Gives the lease keeper the jobs to renew, lets the worker cancel jobs
+/// (lost lease, end of the grace period) and tells it when a slot frees up.
+actor RunningJobs {
+    private var jobs: [String: Entry] = [:]
+    private var slotWaiters: [CheckedContinuation<Void, Never>] = []
+    private var emptyWaiters: [CheckedContinuation<Void, Never>] = []
+    private let capacity: Int
+
+    private struct Entry {
+        let job: Job
+        var task: ImageTask?
+        var isAbandoned = false
+    }
+
+    init(capacity: Int) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// Free slots now.
+    var freeSlots: Int { capacity - jobs.count }
+    /// Jobs held now.
+    var heldJobs: [Job] { jobs.values.map(\.job) }
+    /// Number of jobs held now.
+    var count: Int { jobs.count }
+
+    /// Waits until at least one slot is free.
+    func waitForFreeSlot() async {
+        guard jobs.count >= capacity else { return }
+        await withCheckedContinuation { slotWaiters.append($0) }
+    }
+
+    /// Waits until no job is held.
+    func waitUntilEmpty() async {
+        guard !jobs.isEmpty else { return }
+        await withCheckedContinuation { emptyWaiters.append($0) }
+    }
+
+    func add(_ job: Job) {
+        jobs[job.id] = Entry(job: job)
+    }
+
+    /// Attaches the job's pipeline task; cancels it at once if the job was abandoned meanwhile.
+    func attach(_ task: ImageTask, to jobID: String) {
+        jobs[jobID]?.task = task
+        if jobs[jobID]?.isAbandoned == true { task.cancel() }
+    }
+
+    /// Whether the job was abandoned (lease lost or grace period over): it must be released, not finished.
+    func isAbandoned(_ jobID: String) -> Bool {
+        jobs[jobID]?.isAbandoned ?? true
+    }
+
+    /// Cancels the pipeline work of the given jobs, or of all when `ids` is nil.
+    func abandon(_ ids: [String]? = nil) {
+        for id in ids ?? Array(jobs.keys) {
+            jobs[id]?.isAbandoned = true
+            jobs[id]?.task?.cancel()
+        }
+    }
+
+    func remove(_ jobID: String) {
+        jobs[jobID] = nil
+        if jobs.count < capacity, !slotWaiters.isEmpty {
+            slotWaiters.removeFirst().resume()
+        }
+        if jobs.isEmpty {
+            for waiter in emptyWaiters { waiter.resume() }
+            emptyWaiters.removeAll()
+        }
+    }
+}

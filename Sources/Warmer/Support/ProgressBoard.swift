@@ -1,0 +1,42 @@
+import Foundation
+import Scheduler
+
+/// Live progress bars on a terminal, one line per batch, redrawn in place.
+struct ProgressBoard {
+    private var lines = 0
+    private var firstSeen: [String: (time: ContinuousClock.Instant, ended: Int)] = [:]
+
+    /// Redraws one line per status.
+    mutating func draw(_ statuses: [BatchStatus]) {
+        var output = lines > 0 ? "\u{1B}[\(lines)A" : ""
+        for status in statuses {
+            output += "\u{1B}[2K" + line(for: status) + "\n"
+        }
+        lines = statuses.count
+        FileHandle.standardOutput.write(Data(output.utf8))
+    }
+
+    private mutating func line(for status: BatchStatus) -> String {
+        let now = ContinuousClock.now
+        let start = firstSeen[status.id] ?? (now, status.ended)
+        firstSeen[status.id] = start
+        let elapsed = Double((now - start.time).milliseconds) / 1000
+        let rate = elapsed > 0.5 ? Double(status.ended - start.ended) / elapsed : 0
+        let width = 30
+        let filled = status.total > 0 ? min(width, status.ended * width / status.total) : width
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        var text = "\(status.id.prefix(16))  [\(bar)] \(status.ended)/\(status.total)  done \(status.completed)  failed \(status.failed)"
+        if status.dead > 0 { text += "  dead \(status.dead)" }
+        if status.cancelled > 0 { text += "  cancelled \(status.cancelled)" }
+        text += status.isFinished ? "  finished" : String(format: "  %.1f/s", rate)
+        return text
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds, saturating at `Int.max`.
+    var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    }
+}

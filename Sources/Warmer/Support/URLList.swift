@@ -1,0 +1,79 @@
+import Foundation
+
+/// A list of image URLs read from a file or standard input, one per line.
+///
+/// Blank lines and lines starting with `#` are skipped. Every other line must
+/// be an absolute `http` or `https` URL with a host; `invalidLines` lists the
+/// others with their line numbers, so a command can refuse the whole input
+/// and say exactly what is wrong.
+struct URLList {
+    /// The valid URLs, in input order.
+    private(set) var urls: [String] = []
+    /// The invalid lines: (line number, text).
+    private(set) var invalidLines: [(number: Int, text: String)] = []
+
+    /// Reads `path`, or standard input when `path` is `-`.
+    init(path: String) throws {
+        let data: Data
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            guard let contents = FileManager.default.contents(atPath: path) else {
+                throw WarmerError.unreadableFile(path)
+            }
+            data = contents
+        }
+        self.init(text: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Parses `text`.
+    init(text: String) {
+        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !line.isEmpty, !line.hasPrefix("#") else { continue }
+            if Self.isValid(line) {
+                urls.append(line)
+            } else {
+                invalidLines.append((index + 1, line))
+            }
+        }
+    }
+
+    /// Whether `text` is an absolute http(s) URL with a host.
+    static func isValid(_ text: String) -> Bool {
+        guard let components = URLComponents(string: text),
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              let host = components.host, !host.isEmpty else { return false }
+        return true
+    }
+
+    /// Throws a readable error listing the invalid lines, if any.
+    func validate() throws {
+        guard !invalidLines.isEmpty else {
+            if urls.isEmpty { throw WarmerError.noURLs }
+            return
+        }
+        let shown = invalidLines.prefix(10).map { "  line \($0.number): \($0.text)" }.joined(separator: "\n")
+        let more = invalidLines.count > 10 ? "\n  … and \(invalidLines.count - 10) more" : ""
+        throw WarmerError.invalidURLs("\(invalidLines.count) line(s) are not http(s) URLs; nothing was done:\n\(shown)\(more)")
+    }
+}
+
+/// Errors the CLI reports to the user.
+enum WarmerError: Error, CustomStringConvertible {
+    case unreadableFile(String)
+    case noURLs
+    case invalidURLs(String)
+    case unsupportedDestination(String)
+    case notCached(String)
+
+    var description: String {
+        switch self {
+        case .unreadableFile(let path): "Cannot read '\(path)'"
+        case .noURLs: "The input holds no URLs"
+        case .invalidURLs(let details): details
+        case .unsupportedDestination(let name): "The '\(name)' destination is not supported yet; use --destination disk"
+        case .notCached(let url): "Not in the cache: \(url)"
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+/// The `warmer` executable.
+@main
+struct WarmerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "warmer",
+        abstract: "Warms image caches from URLs queued in Redis.",
+        discussion: "Producers enqueue batches of image URLs; workers claim them by priority, download them into the disk cache and publish every job's lifecycle events. See docs/ for the wire format and the cache layout.",
+        version: "0.1.0",
+        subcommands: [
+            WorkerCommand.self, EnqueueCommand.self, WatchCommand.self, StatusCommand.self,
+            WarmCommand.self, CacheCommand.self,
+        ]
+    )
+}
