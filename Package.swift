@@ -43,9 +43,10 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine"]),
-        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler"]),
-        .testTarget(name: "WarmerTests", dependencies: ["Warmer", "PipelineEngine", "Scheduler"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine", "TestSupport"]),
+        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
+        .testTarget(name: "WarmerTests", dependencies: ["Warmer", "PipelineEngine", "Scheduler", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

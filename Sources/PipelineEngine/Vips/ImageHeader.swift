@@ -27,7 +27,7 @@ public struct ImageHeader: Sendable, Hashable {
             return .success(ImageHeader(
                 width: Int(vips_image_get_width(image)),
                 height: Int(vips_image_get_height(image)),
-                loader: String(cString: loader)
+                loader: Vips.nickname(ofType: loader)
             ))
         }
         self = try header.get()

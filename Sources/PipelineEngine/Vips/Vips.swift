@@ -15,6 +15,12 @@ enum Vips {
         initialisation
     }
 
+    /// The operation nickname (`jpegload_buffer`) of a libvips class name (`VipsForeignLoadJpegBuffer`).
+    static func nickname(ofType typeName: UnsafePointer<CChar>) -> String {
+        guard let nickname = vips_nickname_find(g_type_from_name(typeName)) else { return String(cString: typeName) }
+        return String(cString: nickname)
+    }
+
     /// Takes libvips' accumulated error text and clears it.
     static func takeError() -> String {
         let message = String(cString: vips_error_buffer()).trimmingCharacters(in: .whitespacesAndNewlines)

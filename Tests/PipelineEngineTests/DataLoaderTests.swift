@@ -1,0 +1,96 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+@testable import PipelineEngine
+
+@Suite("DataLoader")
+struct DataLoaderTests {
+    let loader = DataLoader()
+
+    @Test func downloadsTheOriginsBytes() async throws {
+        let file = try Origin.makeImage(TestEnvironment.uniqueName("loader"), format: .png)
+        let response = try await loader.data(from: try Origin.url(of: file))
+        #expect(response.statusCode == 200)
+        #expect(response.data == (try Data(contentsOf: file)))
+        #expect(response.headers["content-type"] == "image/png")
+    }
+
+    @Test func reportsProgressUpToTheTotal() async throws {
+        // Given: a ~150 KB file served at 100 KB/s, so it arrives in several chunks.
+        let file = try Origin.makeImage(TestEnvironment.uniqueName("progress"), width: 400, height: 400)
+        let size = Int64(try Data(contentsOf: file).count)
+        let reports = Mutex<[(Int64, Int64?)]>([])
+        // When
+        _ = try await loader.data(from: try Origin.url(of: file, slow: true)) { completed, total in
+            reports.withLock { $0.append((completed, total)) }
+        }
+        // Then: several increasing reports, the last one complete.
+        let seen = reports.withLock { $0 }
+        #expect(seen.count >= 2)
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.0 < $1.0 })
+        #expect(seen.last?.0 == size)
+        #expect(seen.last?.1 == size)
+    }
+
+    @Test func notFoundFailsWithTheStatus() async throws {
+        await #expect(throws: DataLoaderError.httpStatus(404)) {
+            try await loader.data(from: try Origin.url(path: "does-not-exist.jpg"))
+        }
+    }
+
+    @Test func refusedConnectionFailsWithATransportError() async throws {
+        let error = await #expect(throws: DataLoaderError.self) {
+            try await loader.data(from: URL(string: "http://127.0.0.1:1/x.jpg")!)
+        }
+        guard case .transport(let code, _) = error else {
+            Issue.record("expected a transport error, got \(String(describing: error))")
+            return
+        }
+        #expect(code == 7)  // CURLE_COULDNT_CONNECT
+    }
+
+    @Test(arguments: ["file:///etc/passwd", "gopher://127.0.0.1/x", "ftp://127.0.0.1/x.jpg"])
+    func refusesSchemesOtherThanHTTP(_ url: String) async {
+        await #expect(throws: DataLoaderError.unsupportedScheme) {
+            try await loader.data(from: URL(string: url)!)
+        }
+    }
+
+    @Test func refusesABodyOverTheLimit() async throws {
+        var configuration = DataLoader.Configuration()
+        configuration.maximumBodySize = 10_000
+        let file = try Origin.makeImage(TestEnvironment.uniqueName("big"), width: 200, height: 200)
+        await #expect(throws: DataLoaderError.bodyTooLarge(limit: 10_000)) {
+            try await DataLoader(configuration: configuration).data(from: try Origin.url(of: file))
+        }
+    }
+
+    @Test func cancellingTheCallerAbortsTheTransfer() async throws {
+        // Given: a download that would take seconds.
+        let file = try Origin.makeImage(TestEnvironment.uniqueName("cancel"), width: 500, height: 500)
+        let url = try Origin.url(of: file, slow: true)
+        let started = ContinuousClock.now
+        // When
+        let task = Task { try await loader.data(from: url) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        // Then: it ends as cancelled, long before the download could have finished.
+        await #expect(throws: DataLoaderError.cancelled) { try await task.value }
+        #expect(ContinuousClock.now - started < .seconds(2))
+    }
+
+    @Test func manyConcurrentDownloadsAllSucceed() async throws {
+        let files = try (0..<6).map { try Origin.makeImage(TestEnvironment.uniqueName("many-\($0)"), width: 64, height: 64) }
+        try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<5 {
+                for file in files {
+                    group.addTask {
+                        try await loader.data(from: try Origin.url(of: file)).data == (try Data(contentsOf: file))
+                    }
+                }
+            }
+            for try await matches in group { #expect(matches) }
+        }
+    }
+}

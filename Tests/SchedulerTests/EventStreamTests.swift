@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Scheduler
+
+@Suite("EventStream")
+struct EventStreamTests {
+    @Test func publishedEventsReachTheQueueAndBatchStreamsInOrder() async throws {
+        let queue = try makeQueue()
+        let stream = EventStream(queue: queue)
+        let job = Job(id: "7", url: "https://images.example/a.jpg", batchID: "b1", priority: "normal",
+                      destination: "disk", attempt: 1, leaseToken: "w/1")
+        // When
+        try await stream.publish(JobEvent(.started, job: job, worker: "w"))
+        try await stream.publish(JobEvent(.progress, job: job, worker: "w", extra: ["bytes": "100", "total": "300"]))
+        // Then
+        let reader = try makeClient()
+        let batchEvents = try await stream.read(batch: "b1", after: .beginning, timeout: .milliseconds(100), using: reader)
+        let queueEvents = try await stream.read(after: .beginning, timeout: .milliseconds(100), using: reader)
+        #expect(batchEvents.map(\.kind) == [.started, .progress])
+        #expect(queueEvents.map(\.kind) == [.started, .progress])
+        #expect(batchEvents[1].bytes == 100 && batchEvents[1].fields["total"] == "300")
+        #expect(batchEvents[0].fields["v"] == "1" && batchEvents[0].url == job.url && batchEvents[0].jobID == "7")
+    }
+
+    @Test func readingFromAPositionReturnsOnlyLaterEvents() async throws {
+        let queue = try makeQueue()
+        let stream = EventStream(queue: queue)
+        let job = Job(id: "1", url: "u", batchID: "b", priority: "normal", destination: "disk", attempt: 1, leaseToken: "t")
+        try await stream.publish(JobEvent(.started, job: job, worker: "w"))
+        let reader = try makeClient()
+        let first = try await stream.read(after: .beginning, timeout: .milliseconds(100), using: reader)
+        try await stream.publish(JobEvent(.progress, job: job, worker: "w", extra: ["bytes": "5"]))
+        let next = try await stream.read(after: .after(try #require(first.last?.streamID)), timeout: .milliseconds(100), using: reader)
+        #expect(next.map(\.kind) == [.progress])
+    }
+
+    @Test func aBlockingReadReturnsEmptyOnTimeout() async throws {
+        let events = try await EventStream(queue: makeQueue()).read(after: .now, timeout: .milliseconds(100), using: makeClient())
+        #expect(events.isEmpty)
+    }
+
+    @Test func streamsAreTrimmed() async throws {
+        let queue = try makeQueue { $0.maximumEvents = 100; $0.maximumBatchEvents = 100 }
+        let stream = EventStream(queue: queue)
+        let job = Job(id: "1", url: "u", batchID: "b", priority: "normal", destination: "disk", attempt: 1, leaseToken: "t")
+        for _ in 0..<1_000 { try await stream.publish(JobEvent(.progress, job: job, worker: "w", extra: ["bytes": "1"])) }
+        let length = try await queue.client.send(["XLEN", queue.keys.events]).integer ?? 0
+        #expect(length < 1_000)
+        #expect(length >= 100)
+    }
+
+    @Test func jsonLinesCarryNumbersAsNumbers() throws {
+        let event = try #require(JobEvent(streamID: "1-0", fields: ["type": "completed", "bytes": "42", "url": "u", "v": "1"]))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(event.jsonLine.utf8)) as? [String: Any])
+        #expect(object["bytes"] as? Int == 42)
+        #expect(object["type"] as? String == "completed")
+        #expect(object["id"] as? String == "1-0")
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import Scheduler
+
+@Suite("JobQueue")
+struct JobQueueTests {
+    let worker = "test-worker"
+
+    @Test func claimsHigherPriorityFirstAndFIFOWithinAPriority() async throws {
+        // Given: low jobs first, then a high and a veryHigh job enqueued after them.
+        let queue = try makeQueue()
+        _ = try await queue.enqueue(urls: urls(3, "low"), priority: .low)
+        _ = try await queue.enqueue(urls: urls(1, "high"), priority: .high)
+        _ = try await queue.enqueue(urls: urls(1, "top"), priority: .veryHigh)
+        _ = try await queue.enqueue(urls: urls(1, "normal"), priority: .normal)
+        // When
+        let claimed = try await queue.claim(upTo: 10, worker: worker)
+        // Then
+        #expect(claimed.map(\.url) == urls(1, "top") + urls(1, "high") + urls(1, "normal") + urls(3, "low"))
+    }
+
+    @Test func claimReturnsTheJobDocumentWithALease() async throws {
+        let queue = try makeQueue()
+        let batch = try await queue.enqueue(urls: urls(1), priority: .high, destination: .disk)
+        let job = try #require(try await queue.claim(upTo: 1, worker: worker).first)
+        #expect(job.batchID == batch)
+        #expect(job.priority == "high")
+        #expect(job.destination == "disk")
+        #expect(job.attempt == 1)
+        #expect(job.leaseToken.hasPrefix(worker + "/"))
+        let lease = try await queue.client.send(["ZSCORE", queue.keys.leases, job.id]).string
+        #expect(lease != nil)
+        #expect(try await queue.claim(upTo: 1, worker: worker).isEmpty)
+    }
+
+    @Test func finishingCountsInTheBatchAndCompletesIt() async throws {
+        // Given
+        let queue = try makeQueue()
+        let batch = try await queue.enqueue(urls: urls(3))
+        let jobs = try await queue.claim(upTo: 3, worker: worker)
+        // When
+        try await queue.finish(jobs[0], outcome: .completed(source: "network", bytes: 10), worker: worker)
+        try await queue.finish(jobs[1], outcome: .failed(code: "http_404", message: "The origin answered HTTP 404"), worker: worker)
+        let midway = try await queue.status(ofBatch: batch)
+        try await queue.finish(jobs[2], outcome: .deadLettered(code: "invalid_url", message: "bad"), worker: worker)
+        // Then
+        #expect(midway.ended == 2 && !midway.isFinished)
+        let status = try await queue.status(ofBatch: batch)
+        #expect(status.total == 3 && status.completed == 1 && status.failed == 1 && status.dead == 1)
+        #expect(status.isFinished && !status.isSuccessful)
+        #expect(try await queue.client.send(["ZSCORE", queue.keys.dead, jobs[2].id]).string != nil)
+        #expect(try await queue.client.send(["ZCARD", queue.keys.leases]) == .integer(0))
+    }
+
+    @Test func finalEventsAndBatchCompletedArePublishedWithTheCounters() async throws {
+        let queue = try makeQueue()
+        let batch = try await queue.enqueue(urls: urls(2))
+        let jobs = try await queue.claim(upTo: 2, worker: worker)
+        try await queue.finish(jobs[0], outcome: .completed(source: "disk", bytes: 42), worker: worker)
+        try await queue.finish(jobs[1], outcome: .failed(code: "timed_out", message: "The download timed out"), worker: worker)
+
+        let events = try await EventStream(queue: queue).read(batch: batch, after: .beginning, timeout: .milliseconds(100), using: makeClient())
+        #expect(events.map(\.kind) == [.completed, .failed, .batchCompleted])
+        #expect(events[0].fields["source"] == "disk" && events[0].bytes == 42 && events[0].jobID == jobs[0].id)
+        #expect(events[1].fields["error"] == "timed_out" && events[1].fields["message"] == "The download timed out")
+        #expect(events[2].fields["completed"] == "1" && events[2].fields["failed"] == "1" && events[2].fields["total"] == "2")
+        // The queue-wide stream has them too.
+        let all = try await EventStream(queue: queue).read(after: .beginning, timeout: .milliseconds(100), using: makeClient())
+        #expect(all.map(\.kind) == [.completed, .failed, .batchCompleted])
+    }
+
+    @Test func aChunkedEnqueueNeverCompletesItsBatchEarly() async throws {
+        // Given: chunks of 2, so the batch arrives in 4 script calls.
+        let queue = try makeQueue { $0.enqueueChunkSize = 2 }
+        let batch = try await queue.enqueue(urls: urls(7))
+        // Then: the total was right from the first chunk and every job is there.
+        #expect(try await queue.status(ofBatch: batch).total == 7)
+        #expect(try await queue.queuedCount() == 7)
+    }
+
+    @Test func appendingToABatchGrowsItsTotal() async throws {
+        let queue = try makeQueue()
+        let batch = try await queue.enqueue(urls: urls(2, "a"), batchID: "named-batch")
+        _ = try await queue.enqueue(urls: urls(3, "b"), batchID: batch)
+        #expect(batch == "named-batch")
+        #expect(try await queue.status(ofBatch: batch).total == 5)
+    }
+
+    @Test func anExpiredLeaseIsReclaimedByAnotherWorker() async throws {
+        // Given: a worker claims a job with a 300 ms lease and goes silent (crashed).
+        let queue = try makeQueue { $0.leaseDuration = .milliseconds(300) }
+        _ = try await queue.enqueue(urls: urls(1))
+        let first = try #require(try await queue.claim(upTo: 1, worker: "crashed").first)
+        // When: the lease expires and another worker claims.
+        try await Task.sleep(for: .milliseconds(400))
+        let second = try #require(try await queue.claim(upTo: 1, worker: "alive").first)
+        // Then: same job, second attempt, new token; the crashed worker cannot finish it.
+        #expect(second.id == first.id)
+        #expect(second.attempt == 2)
+        #expect(second.leaseToken != first.leaseToken)
+        await #expect(throws: SchedulerError.leaseLost(jobID: first.id)) {
+            try await queue.finish(first, outcome: .completed(source: "network", bytes: 1), worker: "crashed")
+        }
+        try await queue.finish(second, outcome: .completed(source: "network", bytes: 1), worker: "alive")
+    }
+
+    @Test func renewingKeepsALeaseAliveAndReportsLostOnes() async throws {
+        let queue = try makeQueue { $0.leaseDuration = .milliseconds(400) }
+        _ = try await queue.enqueue(urls: urls(2))
+        let jobs = try await queue.claim(upTo: 2, worker: worker)
+        // When: renewed twice within the lease, past the original deadline.
+        for _ in 0..<3 {
+            try await Task.sleep(for: .milliseconds(200))
+            #expect(try await queue.renewLeases(of: jobs).isEmpty)
+        }
+        // Then: nobody else can claim them.
+        #expect(try await queue.claim(upTo: 2, worker: "other").isEmpty)
+        // And a stale token is reported lost.
+        let stale = Job(id: jobs[0].id, url: jobs[0].url, batchID: jobs[0].batchID, priority: jobs[0].priority,
+                        destination: jobs[0].destination, attempt: 1, leaseToken: "someone-else/9")
+        #expect(try await queue.renewLeases(of: [stale]) == [jobs[0].id])
+    }
+
+    @Test func releaseRequeuesWithoutCountingAnAttempt() async throws {
+        let queue = try makeQueue()
+        _ = try await queue.enqueue(urls: urls(2))
+        let jobs = try await queue.claim(upTo: 2, worker: worker)
+        // When
+        #expect(try await queue.release(jobs[1]))
+        #expect(try await queue.release(jobs[0]))
+        // Then: back in the queue in their original order, still on their first attempt.
+        let again = try await queue.claim(upTo: 2, worker: "other")
+        #expect(again.map(\.id) == jobs.map(\.id))
+        #expect(again.allSatisfy { $0.attempt == 1 })
+        // The old leases are void.
+        #expect(try await queue.release(jobs[0]) == false)
+    }
+
+    @Test func emptyBatchesAreRefused() async throws {
+        await #expect(throws: SchedulerError.emptyBatch) { try await makeQueue().enqueue(urls: []) }
+    }
+
+    @Test(arguments: ["", "has space", "brace{", "x" + String(repeating: "y", count: 64)])
+    func invalidQueueNamesAreRefused(_ name: String) {
+        #expect(throws: SchedulerError.invalidQueueName(name)) { try QueueKeys(queue: name) }
+    }
+
+    @Test func everyKeyOfAQueueSharesOneHashTag() throws {
+        let keys = try QueueKeys(queue: "images")
+        let all = [keys.queue, keys.leases, keys.wake, keys.sequence, keys.events, keys.dead, keys.batches,
+                   keys.job("1"), keys.batch("b"), keys.batchEvents("b")]
+        #expect(all.allSatisfy { $0.hasPrefix("warmer:{images}:") })
+    }
+
+    @Test func unknownBatchIsReported() async throws {
+        await #expect(throws: SchedulerError.batchNotFound("nope")) { try await makeQueue().status(ofBatch: "nope") }
+    }
+
+    @Test func anIdleWaitEndsWhenWorkArrives() async throws {
+        // Given: an empty queue and a worker waiting on it.
+        let queue = try makeQueue()
+        let waiter = Task { try await queue.waitForWork(using: makeClient(), timeout: .seconds(5)) }
+        try await Task.sleep(for: .milliseconds(200))
+        // When
+        let started = ContinuousClock.now
+        _ = try await queue.enqueue(urls: urls(1))
+        // Then: woken by the producer, not by the timeout.
+        #expect(try await waiter.value)
+        #expect(ContinuousClock.now - started < .seconds(4))
+    }
+}

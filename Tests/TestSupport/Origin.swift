@@ -1,0 +1,75 @@
+import Foundation
+
+/// The nginx origin: real image files generated with libvips, their URLs, and
+/// how often nginx served them.
+public enum Origin {
+    /// An image format the origin can serve.
+    public enum Format: String, Sendable, CaseIterable {
+        case jpeg = "jpg", png, webp
+    }
+
+    /// Generates a real image with the `vips` command into the origin's folder
+    /// and returns its file. Noise content keeps files large (about
+    /// width × height × 1 byte for JPEG), so `/slow/` downloads take a while.
+    @discardableResult
+    public static func makeImage(
+        _ name: String, width: Int = 320, height: Int = 240, format: Format = .jpeg
+    ) throws -> URL {
+        let root = try TestEnvironment.originRoot()
+        let file = root.appendingPathComponent("\(name).\(format.rawValue)")
+        let noise = root.appendingPathComponent(".\(name)-noise.v")
+        defer { try? FileManager.default.removeItem(at: noise) }
+        try run("vips", ["gaussnoise", noise.path, String(width), String(height), "--sigma", "60", "--mean", "128"])
+        let options = format == .jpeg ? "[Q=90]" : ""
+        try run("vips", ["copy", noise.path, file.path + options])
+        return file
+    }
+
+    /// Writes arbitrary bytes (e.g. a truncated image) into the origin's folder.
+    @discardableResult
+    public static func makeFile(_ name: String, contents: Data) throws -> URL {
+        let file = try TestEnvironment.originRoot().appendingPathComponent(name)
+        try contents.write(to: file)
+        return file
+    }
+
+    /// The URL of `file` on the origin; through the 100 KB/s location when `slow`.
+    public static func url(of file: URL, slow: Bool = false) throws -> URL {
+        try url(path: file.lastPathComponent, slow: slow)
+    }
+
+    /// The URL of `path` (relative to the origin's root).
+    public static func url(path: String, slow: Bool = false) throws -> URL {
+        try TestEnvironment.originURL().appendingPathComponent((slow ? "slow/" : "") + path)
+    }
+
+    /// How many GET requests for `path` nginx has logged (any status).
+    public static func requestCount(path: String, slow: Bool = false) throws -> Int {
+        let uri = "/" + (slow ? "slow/" : "") + path
+        let log = try String(contentsOf: TestEnvironment.originLog(), encoding: .utf8)
+        return log.split(separator: "\n").filter { $0.hasPrefix("GET \(uri) ") }.count
+    }
+
+    /// Runs a command and fails with its standard error when it exits non-zero.
+    static func run(_ command: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [command] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            throw CommandFailed(command: ([command] + arguments).joined(separator: " "), status: process.terminationStatus, output: message)
+        }
+    }
+}
+
+/// A command a test ran exited with an error.
+public struct CommandFailed: Error, CustomStringConvertible {
+    public let command: String
+    public let status: Int32
+    public let output: String
+    public var description: String { "`\(command)` exited \(status): \(output)" }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// The real services the tests run against, started by `scripts/test.sh`
+/// (`make test`) and described by environment variables.
+///
+/// A missing variable fails the test with an explanation: these tests never
+/// skip silently.
+public enum TestEnvironment {
+    /// Thrown when the suite runs without the services of `make test`.
+    public struct MissingService: Error, CustomStringConvertible {
+        public let variable: String
+        public var description: String {
+            "\(variable) is not set: run the suite with `make test` (scripts/test.sh), which starts redis-server and the nginx origin"
+        }
+    }
+
+    static func value(_ name: String) throws -> String {
+        guard let value = ProcessInfo.processInfo.environment[name], !value.isEmpty else {
+            throw MissingService(variable: name)
+        }
+        return value
+    }
+
+    /// `redis://127.0.0.1:PORT` of the test redis-server.
+    public static func redisURL() throws -> String { try value("WARMER_TEST_REDIS_URL") }
+
+    /// The nginx origin: `http://127.0.0.1:PORT`. `/slow/NAME` serves `NAME` at 100 KB/s.
+    public static func originURL() throws -> URL {
+        guard let url = URL(string: try value("WARMER_TEST_ORIGIN")) else { throw MissingService(variable: "WARMER_TEST_ORIGIN") }
+        return url
+    }
+
+    /// The folder the origin serves; tests add their own files to it.
+    public static func originRoot() throws -> URL {
+        URL(fileURLWithPath: try value("WARMER_TEST_ORIGIN_ROOT"), isDirectory: true)
+    }
+
+    /// nginx's access log: `METHOD URI STATUS BYTES "RANGE" "IF-RANGE"` per request.
+    public static func originLog() throws -> URL {
+        URL(fileURLWithPath: try value("WARMER_TEST_ORIGIN_LOG"))
+    }
+
+    /// A fresh, empty temporary folder.
+    public static func temporaryDirectory(_ label: String = "warmer-test") throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A name no other test uses, for queues, batches and files.
+    public static func uniqueName(_ prefix: String) -> String {
+        "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// The `warmer` executable, run as a separate process as users run it.
+public final class WarmerProcess: @unchecked Sendable {
+    // @unchecked: `Process` and `Pipe` are not Sendable; each instance is
+    // created, driven and read by one test at a time.
+    public let process: Process
+    private let output = Pipe()
+    private let errors = Pipe()
+    private let errorFile: URL
+
+    /// The built binary: `WARMER_BIN`, else `warmer` beside the test bundle.
+    public static func binary() throws -> URL {
+        if let path = ProcessInfo.processInfo.environment["WARMER_BIN"] {
+            return URL(fileURLWithPath: path)
+        }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("warmer")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        let fallback = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/warmer")
+        guard FileManager.default.isExecutableFile(atPath: fallback.path) else {
+            throw CommandFailed(command: "locate warmer", status: -1, output: "build the package first (swift build)")
+        }
+        return fallback
+    }
+
+    /// Starts `warmer ARGUMENTS`, with `stdin` as its input when given.
+    public init(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws {
+        process = Process()
+        process.executableURL = try Self.binary()
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        merged.merge(environment) { _, new in new }
+        process.environment = merged
+        process.standardOutput = output
+        // Standard error goes to a file so a chatty process never blocks on a full pipe.
+        errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("warmer-stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: errorFile)
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try? input.fileHandleForWriting.close()
+    }
+
+    /// Runs `warmer ARGUMENTS` to completion.
+    public static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) async throws -> Result {
+        let process = try WarmerProcess(arguments, environment: environment, stdin: stdin)
+        return await process.waitForExit()
+    }
+
+    /// What a finished process printed and returned.
+    public struct Result: Sendable {
+        public let status: Int32
+        public let standardOutput: String
+        public let standardError: String
+    }
+
+    /// Sends a signal (SIGTERM, SIGKILL…).
+    public func send(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to exit, reading its output meanwhile.
+    public func waitForExit() async -> Result {
+        let output = self.output
+        let text = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
+        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        return Result(status: process.terminationStatus, standardOutput: String(decoding: text, as: UTF8.self),
+                      standardError: standardErrorSoFar)
+    }
+
+    /// What the process wrote to standard error so far.
+    public var standardErrorSoFar: String {
+        (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: errorFile)
+    }
+}
