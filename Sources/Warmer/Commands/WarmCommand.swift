@@ -79,7 +79,7 @@ final class WarmReporter {
 
     func finish(elapsed: Duration, cacheDirectory: URL) {
         if isTerminal { Console.write("\n") }
-        let seconds = Double(elapsed.milliseconds) / 1000
+        let seconds = elapsed.seconds
         Console.write(String(format: "warmed %d of %d URLs (%d failed, %.1f MB) in %.2fs into %@\n",
                              completed, total, failed, Double(bytes) / 1_000_000, seconds, cacheDirectory.path))
     }

@@ -20,7 +20,7 @@ struct ProgressBoard {
         let now = ContinuousClock.now
         let start = firstSeen[status.id] ?? (now, status.ended)
         firstSeen[status.id] = start
-        let elapsed = Double((now - start.time).milliseconds) / 1000
+        let elapsed = (now - start.time).seconds
         let rate = elapsed > 0.5 ? Double(status.ended - start.ended) / elapsed : 0
         let width = 30
         let filled = status.total > 0 ? min(width, status.ended * width / status.total) : width
@@ -34,9 +34,9 @@ struct ProgressBoard {
 }
 
 extension Duration {
-    /// The duration in whole milliseconds, saturating at `Int.max`.
-    var milliseconds: Int {
+    /// The duration in seconds, as a floating-point number.
+    var seconds: Double {
         let (seconds, attoseconds) = components
-        return Int(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }
