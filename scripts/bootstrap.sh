@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Install the system packages Warmer needs to build, test, demo and benchmark.
+#
+#   scripts/bootstrap.sh
+#
+# Safe to run any number of times: each package is checked with `dpkg -s` and
+# apt is only invoked (one `apt-get update`, one `apt-get install`) when at
+# least one is missing. When everything is already there it prints nothing.
+#
+# It also checks that the Swift toolchain is on PATH; Swift is not installed
+# from apt (the machines come with it, e.g. under /opt/swift).
+set -euo pipefail
+
+# What each package is for:
+#   libcurl4-openssl-dev  libcurl headers (CCurl module, downloads)
+#   libhiredis-dev        hiredis headers (CHiredis module, Redis queue)
+#   libvips-dev           libvips headers (CVips module, imaging)
+#   libvips-tools         the `vips` CLI, used by scripts/make-corpus.sh
+#   redis-server          local Redis for tests, demo and bench (brings redis-cli)
+#   nginx-light           local HTTP origin serving test images
+#   curl                  readiness checks and the bench reference download
+#   make                  the Makefile entry points
+REQUIRED_PACKAGES=(
+  libcurl4-openssl-dev
+  libhiredis-dev
+  libvips-dev
+  libvips-tools
+  redis-server
+  nginx-light
+  curl
+  make
+)
+
+log() { echo "bootstrap: $*" >&2; }
+
+# Collect the packages that are not installed yet.
+missing=()
+for pkg in "${REQUIRED_PACKAGES[@]}"; do
+  if ! dpkg -s "$pkg" >/dev/null 2>&1; then
+    missing+=("$pkg")
+  fi
+done
+
+if ((${#missing[@]} > 0)); then
+  # apt needs root; use sudo when we are not root.
+  SUDO=()
+  if ((EUID != 0)); then
+    if ! command -v sudo >/dev/null 2>&1; then
+      log "missing packages: ${missing[*]}"
+      log "not root and sudo is not available: install them by hand, then re-run."
+      exit 1
+    fi
+    SUDO=(sudo)
+  fi
+
+  log "installing: ${missing[*]}"
+  "${SUDO[@]}" apt-get update -qq
+  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# Swift itself is not an apt package here: only check for it.
+if ! command -v swift >/dev/null 2>&1; then
+  log "error: 'swift' is not on PATH."
+  if [[ -x /opt/swift/usr/bin/swift ]]; then
+    log "a toolchain exists at /opt/swift: export PATH=\"/opt/swift/usr/bin:\$PATH\""
+  else
+    log "install a Swift 6 toolchain (https://www.swift.org/install/linux/) and put its usr/bin on PATH."
+  fi
+  exit 1
+fi

@@ -1,0 +1,290 @@
+# shellcheck shell=bash
+# Local throw-away services for tests, the demo and the benchmark:
+# a Redis server and an nginx "origin" serving a folder of images.
+#
+# This file is a library: source it, do not run it.
+#
+#   source scripts/services.sh
+#   trap stop_services EXIT
+#   start_redis  .services/test/redis           # exports REDIS_PORT, REDIS_URL
+#   start_origin .services/test/origin .services/test/nginx
+#                                               # exports ORIGIN_PORT, ORIGIN_URL,
+#                                               #   ORIGIN_ROOT, ORIGIN_LOG, ORIGIN_ERROR_LOG
+#   ...
+#   worker & track_process $! worker           # optional: your own processes
+#   stop_process PID                            # stop one of them now
+#   stop_services                               # also fine from a trap, twice
+#
+# Call the start_* functions directly (not inside "$( )"): they start
+# background processes and export variables into the calling shell.
+#
+# Every server binds 127.0.0.1 only, on a random free port, and keeps all of
+# its files (config, logs, pid, temp) in the directory it is given, so several
+# copies can run side by side and nothing under /var or /etc is touched.
+
+# PIDs and names of the processes started here, in start order.
+_SERVICES_PIDS=()
+_SERVICES_NAMES=()
+
+_services_log() { echo "$*" >&2; }
+
+# free_port: print a TCP port in 20000-60000 that nothing on 127.0.0.1
+# listens on. Pure bash: a connection attempt through /dev/tcp that is
+# refused means the port is free. (Another program could still take it before
+# we bind it; the start_* functions retry with a new port if that happens.)
+free_port() {
+  local port tries
+  for ((tries = 0; tries < 200; tries++)); do
+    # $RANDOM is 15 bits; combine two for a uniform pick over the range.
+    port=$(( ((RANDOM << 15) | RANDOM) % 40001 + 20000 ))
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+      echo "$port"
+      return 0
+    fi
+  done
+  _services_log "free_port: no free port found"
+  return 1
+}
+
+# _wait_until SECONDS PID CHECK...: run CHECK every 0.1 s until it succeeds.
+# Fails when SECONDS pass or as soon as process PID has exited.
+_wait_until() {
+  local seconds=$1 pid=$2
+  shift 2
+  local deadline=$(( SECONDS + seconds ))
+  while ((SECONDS < deadline)); do
+    if "$@" >/dev/null 2>&1; then
+      return 0
+    fi
+    if ! kill -0 "$pid" 2>/dev/null; then
+      return 1 # the server died (bad config, port taken, ...)
+    fi
+    sleep 0.1
+  done
+  return 1
+}
+
+# _stop_pid PID NAME: SIGTERM, wait up to 10 s, then SIGKILL; always reap.
+_stop_pid() {
+  local pid=$1 name=$2 i
+  if kill -0 "$pid" 2>/dev/null; then
+    kill -TERM "$pid" 2>/dev/null || true
+    for ((i = 0; i < 100; i++)); do
+      kill -0 "$pid" 2>/dev/null || break
+      sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      _services_log "$name (pid $pid) did not stop on SIGTERM; killing it"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  fi
+  # Reap it so no zombie is left (only works for our own children).
+  wait "$pid" 2>/dev/null || true
+}
+
+# track_process PID NAME: have stop_services stop this background process
+# too (e.g. a `warmer worker` started by the caller), so an error or Ctrl-C
+# anywhere in a script still cleans it up.
+track_process() {
+  _SERVICES_PIDS+=("$1")
+  _SERVICES_NAMES+=("$2")
+}
+
+# stop_process PID: stop one tracked process now (SIGTERM, up to 10 s, then
+# SIGKILL), wait for it, and forget it so stop_services will not signal its
+# PID again later (by then the number could belong to another process).
+stop_process() {
+  local pid=$1 i pids=() names=()
+  for i in "${!_SERVICES_PIDS[@]}"; do
+    if [[ ${_SERVICES_PIDS[i]} == "$pid" ]]; then
+      _stop_pid "$pid" "${_SERVICES_NAMES[i]}"
+    else
+      pids+=("${_SERVICES_PIDS[i]}")
+      names+=("${_SERVICES_NAMES[i]}")
+    fi
+  done
+  _SERVICES_PIDS=("${pids[@]}")
+  _SERVICES_NAMES=("${names[@]}")
+}
+
+_redis_ping() { [[ "$(redis-cli -h 127.0.0.1 -p "$1" ping 2>/dev/null)" == PONG ]]; }
+
+# start_redis DIR: start redis-server on a free 127.0.0.1 port, with no
+# persistence, working directory DIR and its log in DIR/redis.log. Waits until
+# it answers PING. Exports REDIS_PORT and REDIS_URL.
+start_redis() {
+  local dir=${1:?usage: start_redis DIR}
+  mkdir -p "$dir"
+  dir=$(cd "$dir" && pwd) # redis chdirs into --dir: use absolute paths
+  local log="$dir/redis.log" port pid attempt
+  : >"$log" # start each run with a fresh log
+
+  for attempt in 1 2 3; do
+    port=$(free_port)
+    # Anything redis prints before its log file is open goes to the same log
+    # (both append, so they do not overwrite each other).
+    # shellcheck disable=SC2094
+    redis-server \
+      --bind 127.0.0.1 --port "$port" \
+      --save '' --appendonly no --daemonize no \
+      --dir "$dir" --logfile "$log" \
+      >>"$log" 2>&1 &
+    pid=$!
+    track_process "$pid" redis
+
+    if _wait_until 10 "$pid" _redis_ping "$port"; then
+      export REDIS_PORT=$port
+      export REDIS_URL="redis://127.0.0.1:$port"
+      _services_log "redis: $REDIS_URL (log: $log)"
+      return 0
+    fi
+    stop_process "$pid"
+    _services_log "redis did not start on port $port (attempt $attempt); last log lines:"
+    tail -n 5 "$log" >&2 || true
+  done
+  return 1
+}
+
+# _origin_config ROOT DIR PORT: print the nginx config for start_origin.
+_origin_config() {
+  local root=$1 dir=$2 port=$3
+  # nginx runs its worker processes as an unprivileged user when started as
+  # root, and that user may not be able to read a checkout under /root.
+  # This server only listens on loopback for tests, so keep workers as root.
+  local user_line=""
+  if ((EUID == 0)); then
+    user_line="user root;"
+  fi
+
+  cat <<EOF
+# Generated by scripts/services.sh (start_origin). Do not edit.
+daemon off;
+master_process on;
+worker_processes 2;
+$user_line
+pid $dir/nginx.pid;
+error_log $dir/error.log warn;
+
+events {
+    worker_connections 1024;
+}
+
+http {
+    # nginx would otherwise create these under /var/lib/nginx.
+    client_body_temp_path $dir/tmp/client_body;
+    proxy_temp_path       $dir/tmp/proxy;
+    fastcgi_temp_path     $dir/tmp/fastcgi;
+    uwsgi_temp_path       $dir/tmp/uwsgi;
+    scgi_temp_path        $dir/tmp/scgi;
+
+    # Just the types an image origin needs (no /etc/nginx/mime.types).
+    types {
+        image/jpeg  jpg jpeg;
+        image/png   png;
+        image/webp  webp;
+        image/gif   gif;
+        image/avif  avif;
+        image/heic  heic;
+        text/plain  txt;
+        text/html   html;
+        application/json json;
+    }
+    default_type application/octet-stream;
+
+    # One line per request, written unbuffered so tests can read it at once.
+    # nginx writes a double quote inside a value as \x22, so a conditional
+    # range request for an ETag looks like this:
+    #   GET /img-0001.jpg 206 184221 "bytes=100-" "\x226b02d37e-2d001\x22"
+    # and a request without those headers like this:
+    #   GET /slow/img-0001.jpg 200 184321 "-" "-"
+    log_format warmer '\$request_method \$uri \$status \$body_bytes_sent "\$http_range" "\$http_if_range"';
+    access_log $dir/access.log warmer;
+
+    sendfile on;
+    tcp_nopush on;
+    keepalive_timeout 65s;
+    keepalive_requests 100000;
+
+    server {
+        listen 127.0.0.1:$port;
+        server_name localhost;
+        root $root;
+
+        location / {
+        }
+
+        # Readiness probe for start_origin; kept out of the access log so
+        # tests only see their own requests there.
+        location = /_ready {
+            access_log off;
+            return 204;
+        }
+
+        # The same files, throttled to 100 KB/s per connection: /slow/img-0001.jpg
+        location /slow/ {
+            alias $root/;
+            limit_rate 100k;
+        }
+    }
+}
+EOF
+}
+
+_origin_ready() {
+  curl -fs -o /dev/null --max-time 2 "$1" 2>/dev/null
+}
+
+# start_origin ROOT DIR: start nginx serving the folder ROOT on a free
+# 127.0.0.1 port, with its config, logs, pid and temp folders in DIR.
+#   GET /NAME        serves ROOT/NAME (ETag, Last-Modified, Range, keep-alive)
+#   GET /slow/NAME   serves ROOT/NAME at 100 KB/s
+#   GET /_ready      204, not logged (readiness probe)
+# Access log: DIR/access.log, one line per request ("-" for a missing
+# header; a quote inside a header is written as \x22):
+#   METHOD URI STATUS BODY_BYTES "RANGE" "IF-RANGE"
+# Exports ORIGIN_PORT, ORIGIN_URL, ORIGIN_ROOT, ORIGIN_LOG, ORIGIN_ERROR_LOG.
+start_origin() {
+  local root=${1:?usage: start_origin ROOT DIR} dir=${2:?usage: start_origin ROOT DIR}
+  mkdir -p "$root" "$dir/tmp"
+  root=$(cd "$root" && pwd)
+  dir=$(cd "$dir" && pwd)
+  local conf="$dir/nginx.conf" port pid attempt
+  : >"$dir/access.log" # start each run with fresh logs
+  : >"$dir/error.log"
+
+  for attempt in 1 2 3; do
+    port=$(free_port)
+    _origin_config "$root" "$dir" "$port" >"$conf"
+    # -p/-e keep nginx from looking at its compiled-in /var paths at startup.
+    # Its own startup messages are appended to the same error log.
+    # shellcheck disable=SC2094
+    nginx -p "$dir" -e "$dir/error.log" -c "$conf" >>"$dir/error.log" 2>&1 &
+    pid=$!
+    track_process "$pid" nginx
+
+    if _wait_until 10 "$pid" _origin_ready "http://127.0.0.1:$port/_ready"; then
+      export ORIGIN_PORT=$port
+      export ORIGIN_URL="http://127.0.0.1:$port"
+      export ORIGIN_ROOT=$root
+      export ORIGIN_LOG="$dir/access.log"
+      export ORIGIN_ERROR_LOG="$dir/error.log"
+      _services_log "origin: $ORIGIN_URL (serving $root, log: $ORIGIN_LOG)"
+      return 0
+    fi
+    stop_process "$pid"
+    _services_log "nginx did not start on port $port (attempt $attempt); last error lines:"
+    tail -n 5 "$dir/error.log" >&2 || true
+  done
+  return 1
+}
+
+# stop_services: stop everything started above, newest first. Safe to call
+# more than once (e.g. explicitly and again from an EXIT trap).
+stop_services() {
+  local i
+  for ((i = ${#_SERVICES_PIDS[@]} - 1; i >= 0; i--)); do
+    _stop_pid "${_SERVICES_PIDS[i]}" "${_SERVICES_NAMES[i]}"
+  done
+  _SERVICES_PIDS=()
+  _SERVICES_NAMES=()
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Build and run the whole test suite against real local services.
+#
+#   scripts/test.sh                   # everything (what `make test` and CI run)
+#   scripts/test.sh --filter Redis    # extra arguments go to `swift test`
+#
+# Before `swift test` it starts, on random loopback ports:
+#   - a Redis server (empty, no persistence), and
+#   - an nginx origin serving a small image corpus,
+# and tells the tests where they are through the environment:
+#   WARMER_TEST_REDIS_URL    redis://127.0.0.1:PORT
+#   WARMER_TEST_REDIS_PORT   PORT
+#   WARMER_TEST_ORIGIN       http://127.0.0.1:PORT   (/NAME, or /slow/NAME at 100 KB/s)
+#   WARMER_TEST_ORIGIN_ROOT  the folder nginx serves; tests may add files to it
+#   WARMER_TEST_ORIGIN_LOG   nginx access log, one line per request:
+#                            METHOD URI STATUS BODY_BYTES "RANGE" "IF-RANGE"
+#                            ("-" when a header is absent, quotes in it as \x22)
+# The origin holds img-0001.jpg ... img-0024.png (JPEG, WebP and PNG) and
+# large.jpg (about 1.5 MB, always the same bytes) for slow-download tests.
+#
+# All state lives in .services/test/ (git-ignored). The services are stopped
+# when this script exits, however it exits. The exit status is swift's.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+REPO=$PWD
+STATE="$REPO/.services/test"
+FIXTURE_COUNT=24
+
+log() { echo "test.sh: $*" >&2; }
+
+scripts/bootstrap.sh
+
+# --- Build first: a compile error needs no services ------------------------
+log "swift build --build-tests"
+swift build --build-tests
+
+# --- Fixture images ---------------------------------------------------------
+# The generated corpus is cached in $STATE/corpus between runs; every run
+# serves a fresh copy of it, so files the tests add never pile up.
+#
+# make_large_jpeg FILE: a 1200x900 JPEG of ~1.5 MB. Colour noise from fixed
+# seeds, so it is byte-for-byte the same on every run.
+make_large_jpeg() {
+  local out=$1 tmp
+  tmp=$(mktemp -d)
+  vips gaussnoise "$tmp/r.v" 1200 900 --sigma 50 --mean 128 --seed 1
+  vips gaussnoise "$tmp/g.v" 1200 900 --sigma 50 --mean 128 --seed 2
+  vips gaussnoise "$tmp/b.v" 1200 900 --sigma 50 --mean 128 --seed 3
+  vips bandjoin "$tmp/r.v $tmp/g.v $tmp/b.v" "$tmp/rgb.v"
+  vips copy "$tmp/rgb.v" "$tmp/large.jpg[Q=90,strip]" --interpretation srgb
+  mv "$tmp/large.jpg" "$out"
+  rm -rf "$tmp"
+}
+
+scripts/make-corpus.sh "$STATE/corpus" "$FIXTURE_COUNT"
+if [[ ! -s "$STATE/corpus/large.jpg" ]]; then
+  make_large_jpeg "$STATE/corpus/large.jpg"
+fi
+rm -rf "$STATE/origin" "$STATE/redis" "$STATE/nginx"
+mkdir -p "$STATE/origin"
+cp -p "$STATE/corpus"/img-* "$STATE/corpus/large.jpg" "$STATE/origin/"
+
+# --- Services ---------------------------------------------------------------
+# shellcheck source=scripts/services.sh
+source scripts/services.sh
+trap stop_services EXIT
+trap 'exit 130' INT  # exit (and so run the EXIT trap) on Ctrl-C ...
+trap 'exit 143' TERM # ... and on kill
+
+start_redis "$STATE/redis"
+start_origin "$STATE/origin" "$STATE/nginx"
+
+export WARMER_TEST_REDIS_URL=$REDIS_URL
+export WARMER_TEST_REDIS_PORT=$REDIS_PORT
+export WARMER_TEST_ORIGIN=$ORIGIN_URL
+export WARMER_TEST_ORIGIN_ROOT=$ORIGIN_ROOT
+export WARMER_TEST_ORIGIN_LOG=$ORIGIN_LOG
+
+# --- Tests ------------------------------------------------------------------
+log "swift test $*"
+status=0
+swift test "$@" || status=$?
+
+# On CI nobody can look at .services/test afterwards: show the service logs.
+if ((status != 0)) && [[ ${CI:-} == true ]]; then
+  for f in "$STATE/redis/redis.log" "$ORIGIN_ERROR_LOG"; do
+    echo "===== $f (last 200 lines) ====="
+    tail -n 200 "$f" || true
+  done
+  echo "===== $ORIGIN_LOG (last 100 requests) ====="
+  tail -n 100 "$ORIGIN_LOG" || true
+fi
+
+exit "$status"
