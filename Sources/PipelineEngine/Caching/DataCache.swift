@@ -73,7 +73,14 @@ public final class DataCache: Sendable {
 
     /// The file name of `key`: lowercase hex SHA-256 of its UTF-8 bytes.
     public static func filename(for key: String) -> String {
-        SHA256.hash(data: Data(key.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var hex = [UInt8]()
+        hex.reserveCapacity(64)
+        for byte in SHA256.hash(data: Data(key.utf8)) {
+            hex.append(digits[Int(byte >> 4)])
+            hex.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: hex, as: UTF8.self)
     }
 
     /// Where `key`'s data lives (or would live) on disk.
@@ -211,15 +218,16 @@ public final class DataCache: Sendable {
     private func writeAtomically(_ data: Data, to url: URL) throws {
         let temporary = directory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
         do {
-            try data.write(to: temporary)
-        } catch CocoaError.fileNoSuchFile {
+            try CacheFile.write(data, to: temporary)
+        } catch POSIXError.ENOENT {
             // The folder was deleted under us: recreate it and try once more.
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try data.write(to: temporary)
+            try CacheFile.write(data, to: temporary)
         }
-        guard rename(temporary.path, url.path) == 0 else {
-            let error = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-            try? FileManager.default.removeItem(at: temporary)
+        do {
+            try CacheFile.move(temporary, to: url)
+        } catch {
+            unlink(temporary.path)
             throw error
         }
     }

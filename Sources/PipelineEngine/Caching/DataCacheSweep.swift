@@ -37,19 +37,18 @@ struct DataCacheSweep {
         }
     }
 
+    /// The regular files in `directory`, with sizes and nanosecond access
+    /// dates read by `stat` (Foundation's resource values round to seconds on
+    /// Linux, which would make the LRU order arbitrary within a second).
     static func entries(in directory: URL) -> [Entry] {
-        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey, .isRegularFileKey]
-        let urls = (try? FileManager.default.contentsOfDirectory(
-            at: directory, includingPropertiesForKeys: keys, options: []
-        )) ?? []
-        return urls.compactMap { url in
-            guard let values = try? url.resourceValues(forKeys: Set(keys)), values.isRegularFile == true else { return nil }
-            return Entry(
-                url: url,
-                size: values.fileSize ?? 0,
-                accessDate: values.contentModificationDate ?? .distantPast,
-                isTemporary: url.lastPathComponent.hasPrefix(DataCache.temporaryPrefix)
-            )
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.compactMap { name in
+            let url = directory.appendingPathComponent(name, isDirectory: false)
+            var status = stat()
+            guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+            let modified = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
+            return Entry(url: url, size: Int(status.st_size), accessDate: modified,
+                         isTemporary: name.hasPrefix(DataCache.temporaryPrefix))
         }
     }
 }

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Plain POSIX file writes for the disk cache.
+///
+/// Foundation's `Data.write(to:)` calls `fsync` on every file, which costs
+/// milliseconds each and capped warming at a few hundred files a second. A
+/// cache needs atomicity (temporary file + rename, so a reader never sees a
+/// partial entry), not per-file durability: after a power loss an entry
+/// written in the last seconds may be missing, and is simply loaded again.
+enum CacheFile {
+    /// Creates `url` exclusively and writes `data` to it, without `fsync`.
+    static func write(_ data: Data, to url: URL) throws {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw posixError() }
+        defer { close(descriptor) }
+        try data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    throw posixError()
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Renames `source` to `destination`, replacing it atomically.
+    static func move(_ source: URL, to destination: URL) throws {
+        guard rename(source.path, destination.path) == 0 else { throw posixError() }
+    }
+
+    /// The current `errno` as a Swift error.
+    static func posixError() -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+}
