@@ -43,7 +43,7 @@ final class CurlEasyHandle {
         _ = warmer_easy_setopt_string(raw, CURLOPT_USERAGENT, request.userAgent)
         _ = warmer_easy_setopt_long(raw, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
         // Prefer waiting for a connection that can multiplex over opening a new one.
-        _ = warmer_easy_setopt_long(raw, CURLOPT_PIPEWAIT, 1)
+        //PIPEWAIT _ = warmer_easy_setopt_long(raw, CURLOPT_PIPEWAIT, 1)
         _ = warmer_easy_setopt_long(raw, CURLOPT_TCP_KEEPALIVE, 1)
         _ = warmer_easy_setopt_long(raw, CURLOPT_NOPROGRESS, 1)
 

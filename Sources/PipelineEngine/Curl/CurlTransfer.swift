@@ -31,26 +31,23 @@ final class CurlTransfer {
     /// and interim responses each start with one), so earlier headers are dropped.
     /// Returns false to abort the transfer.
     func receiveHeader(_ line: UnsafeRawBufferPointer) -> Bool {
-        guard let text = String(bytes: line, encoding: .isoLatin1)?
-            .trimmingCharacters(in: .whitespacesAndNewlines), !text.isEmpty else { return true }
-        if text.hasPrefix("HTTP/") {
+        let bytes = line.bindMemory(to: UInt8.self)
+        guard let header = HTTPHeaderLine(bytes) else { return true }
+        switch header {
+        case .status(let code):
             headers = [:]
             expectedLength = nil
-            let parts = text.split(separator: " ", maxSplits: 2)
-            statusCode = parts.count > 1 ? Int(parts[1]) ?? 0 : 0
-            return true
-        }
-        guard let colon = text.firstIndex(of: ":") else { return true }
-        let name = text[..<colon].lowercased()
-        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        headers[name] = value
-        if name == "content-length", let length = Int64(value), isSuccessfulStatus {
-            expectedLength = length
-            if length > request.limits.maximumBodySize {
-                abortReason = .bodyTooLarge(limit: request.limits.maximumBodySize)
-                return false
+            statusCode = code
+        case .field(let name, let value):
+            headers[name] = value
+            if name == "content-length", let length = Int64(value), isSuccessfulStatus {
+                expectedLength = length
+                if length > request.limits.maximumBodySize {
+                    abortReason = .bodyTooLarge(limit: request.limits.maximumBodySize)
+                    return false
+                }
+                body.reserveCapacity(Int(length))
             }
-            body.reserveCapacity(Int(length))
         }
         return true
     }

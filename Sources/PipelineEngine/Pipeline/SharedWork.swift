@@ -35,7 +35,7 @@ final class SharedWork<Value: Sendable>: Sendable {
 
     /// The requests of the current subscribers.
     var requests: [ImageRequest] {
-        state.withLock { $0.subscribers.values.map(\.request) }
+        state.withLock { state in state.subscribers.values.map { $0.request } }
     }
 
     /// Adds a subscriber. Returns false when the work has already ended.
@@ -87,7 +87,7 @@ final class SharedWork<Value: Sendable>: Sendable {
     func reportProgress(completed: Int64, total: Int64?) {
         let handlers = state.withLock { state in
             state.lastProgress = (completed, total)
-            return state.subscribers.values.map(\.onProgress)
+            return state.subscribers.values.map { $0.onProgress }
         }
         for handler in handlers { handler(completed, total) }
     }

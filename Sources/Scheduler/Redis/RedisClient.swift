@@ -68,7 +68,7 @@ public final class RedisClient: Sendable {
 
     private static func run(_ batch: [Request], on connection: RedisConnection) {
         do {
-            let replies = try connection.execute(batch.flatMap(\.commands))
+            let replies = try connection.execute(batch.flatMap { $0.commands })
             var offset = 0
             for request in batch {
                 let count = request.commands.count
