@@ -76,7 +76,12 @@ public final class JobQueue: Sendable {
             claimScript, keys: [keys.queue, keys.leases, keys.wake],
             arguments: [keys.prefix, String(max(1, count)), worker, String(configuration.leaseDuration.milliseconds)]
         )
-        return reply.array.compactMap { entry in
+        return Self.jobs(in: reply)
+    }
+
+    /// Decodes the jobs returned by the claim and finish scripts.
+    private static func jobs(in reply: RedisReply) -> [Job] {
+        reply.array.compactMap { entry in
             let fields = entry.array.map { $0.string ?? "" }
             guard fields.count == 7 else { return nil }
             return Job(id: fields[0], url: fields[1], batchID: fields[2], priority: fields[3],
@@ -96,20 +101,27 @@ public final class JobQueue: Sendable {
         }
     }
 
-    /// Ends a job: counts it in its batch and publishes its final event.
+    /// Ends a job: counts it in its batch and publishes its final event. In
+    /// the same atomic step, claims up to `claimingNext` more jobs for
+    /// `worker` and returns them (a busy worker needs no separate claim).
     /// - Throws: `SchedulerError.leaseLost` when another worker owns the job now.
-    public func finish(_ job: Job, outcome: JobOutcome, worker: String) async throws(SchedulerError) {
+    @discardableResult
+    public func finish(
+        _ job: Job, outcome: JobOutcome, worker: String, claimingNext count: Int = 0
+    ) async throws(SchedulerError) -> [Job] {
         var source = "", bytes = "", code = "", message = ""
         switch outcome {
         case .completed(let from, let size): (source, bytes) = (from, String(size))
         case .failed(let reason, let text), .deadLettered(let reason, let text): (code, message) = (reason, text)
         }
         do {
-            try await run(finishScript, keys: [keys.leases, keys.events, keys.dead], arguments: [
+            let reply = try await run(finishScript, keys: [keys.leases, keys.events, keys.dead, keys.queue, keys.wake], arguments: [
                 keys.prefix, job.id, job.leaseToken, outcome.state, worker, source, bytes, code, message,
                 String(configuration.maximumEvents), String(configuration.maximumBatchEvents),
                 String(max(1, configuration.retention.milliseconds / 1000)),
+                String(max(0, count)), String(configuration.leaseDuration.milliseconds),
             ])
+            return Self.jobs(in: reply)
         } catch .redis(.server(let text)) where text.hasPrefix("LEASE_LOST") {
             throw .leaseLost(jobID: job.id)
         }

@@ -20,14 +20,20 @@ struct JobRunner: Sendable {
     let progressInterval: Duration
     let log: Log
 
-    func run(_ job: Job) async {
+    /// Runs `job` to its end and returns the next job claimed when finishing
+    /// it, if `claimsNext` still says so then.
+    func run(_ job: Job, claimsNext: @Sendable () -> Bool) async -> Job? {
         switch prepare(job) {
         case .end(let outcome):
-            await finish(job, outcome)
+            return await finish(job, outcome, claimsNext: claimsNext())
         case .run(let request):
             let task = pipeline.prefetchData(for: request)
             await running.attach(task, to: job.id)
-            await follow(task, of: job)
+            guard let outcome = await follow(task, of: job) else {
+                await release(job)
+                return nil
+            }
+            return await finish(job, outcome, claimsNext: claimsNext())
         }
     }
 
@@ -54,7 +60,9 @@ struct JobRunner: Sendable {
         return .run(ImageRequest(url: url, priority: priority))
     }
 
-    private func follow(_ task: ImageTask, of job: Job) async {
+    /// Publishes the task's events until it ends; returns the job's outcome,
+    /// or `nil` when the task was cancelled.
+    private func follow(_ task: ImageTask, of job: Job) async -> JobOutcome? {
         var lastPublished = ContinuousClock.now
         for await event in task.events {
             switch event {
@@ -68,13 +76,14 @@ struct JobRunner: Sendable {
                 if let total { fields["total"] = String(total) }
                 await publish(JobEvent(.progress, job: job, worker: workerID, extra: fields))
             case .completed(.success(let response)):
-                await finish(job, .completed(source: response.source.rawValue, bytes: response.byteCount))
+                return .completed(source: response.source.rawValue, bytes: response.byteCount)
             case .completed(.failure(let error)):
-                await finish(job, .failed(code: error.code, message: error.description))
+                return .failed(code: error.code, message: error.description)
             case .cancelled:
-                await release(job)
+                return nil
             }
         }
+        return nil
     }
 
     private func publish(_ event: JobEvent) async {
@@ -85,22 +94,26 @@ struct JobRunner: Sendable {
         }
     }
 
-    /// Finishes the job, retrying while Redis is unreachable; an abandoned job is released instead.
-    private func finish(_ job: Job, _ outcome: JobOutcome) async {
-        if await running.isAbandoned(job.id) { return await release(job) }
+    /// Finishes the job, claiming the next one when asked, retrying while Redis
+    /// is unreachable. An abandoned job is released instead.
+    private func finish(_ job: Job, _ outcome: JobOutcome, claimsNext: Bool) async -> Job? {
+        if await running.isAbandoned(job.id) {
+            await release(job)
+            return nil
+        }
         for attempt in 1...5 {
             do {
-                try await queue.finish(job, outcome: outcome, worker: workerID)
-                return
+                return try await queue.finish(job, outcome: outcome, worker: workerID, claimingNext: claimsNext ? 1 : 0).first
             } catch .leaseLost {
                 log.warning("lease lost before finishing; another worker runs the job", ["job": job.id])
-                return
+                return nil
             } catch {
                 log.warning("could not finish job", ["job": job.id, "attempt": String(attempt), "error": error.description])
                 try? await Task.sleep(for: .milliseconds(200 * attempt))
             }
         }
         log.error("gave up finishing job; its lease will expire and it will run again", ["job": job.id])
+        return nil
     }
 
     private func release(_ job: Job) async {

@@ -63,6 +63,13 @@ actor RunningJobs {
         }
     }
 
+    /// Hands a job's slot to its successor, or frees the slot when there is none.
+    func replace(_ jobID: String, with next: Job?) {
+        guard let next else { return remove(jobID) }
+        jobs[jobID] = nil
+        jobs[next.id] = Entry(job: next)
+    }
+
     func remove(_ jobID: String) {
         jobs[jobID] = nil
         if jobs.count < capacity, !slotWaiters.isEmpty {

@@ -81,16 +81,26 @@ struct Worker: Sendable {
                 }
                 for job in jobs {
                     await running.add(job)
-                    Task {
-                        await runner.run(job)
-                        await running.remove(job.id)
-                    }
+                    Task { await runLane(from: job, running: running, runner: runner) }
                 }
             } catch {
                 log.warning("queue unavailable, retrying", ["error": error.description, "in": "\(backoff)"])
                 try? await Task.sleep(for: backoff)
                 backoff = min(backoff * 2, .seconds(5))
             }
+        }
+    }
+
+    /// Runs `job` in a slot, then every job claimed while finishing the
+    /// previous one, so a busy slot feeds itself without a separate claim.
+    /// The slot frees when the queue is empty or a stop was requested.
+    private func runLane(from job: Job, running: RunningJobs, runner: JobRunner) async {
+        var current = job
+        while true {
+            let next = await runner.run(current, claimsNext: { [stop] in !stop.isRequested })
+            await running.replace(current.id, with: next)
+            guard let next else { return }
+            current = next
         }
     }
 
