@@ -68,18 +68,20 @@ public struct JobEvent: Sendable, Hashable {
         fields.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
     }
 
-    /// One JSON object, fields in a stable order, numbers as numbers; `id` is the stream id.
+    /// Fields whose values are integers in JSON.
+    static let numericFields: Set<String> = ["ts", "bytes", "total", "completed", "failed", "cancelled", "dead", "attempt"]
+
+    /// One JSON object, keys sorted, counts and times as numbers; `id` is the stream id.
     public var jsonLine: String {
-        var object: [String: Any] = [:]
-        for (key, value) in fields {
-            if ["ts", "bytes", "total", "completed", "failed", "cancelled", "dead", "attempt"].contains(key), let number = Int64(value) {
-                object[key] = number
-            } else {
-                object[key] = value
-            }
-        }
+        var object = fields
         if let streamID { object["id"] = streamID }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        var line = "{"
+        for (index, key) in object.keys.sorted().enumerated() {
+            let value = object[key] ?? ""
+            if index > 0 { line += "," }
+            line += JSONText.quoted(key) + ":"
+            line += Self.numericFields.contains(key) && Int64(value) != nil ? value : JSONText.quoted(value)
+        }
+        return line + "}"
     }
 }

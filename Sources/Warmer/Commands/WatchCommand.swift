@@ -38,12 +38,12 @@ struct WatchCommand: AsyncParsableCommand {
                 Console.write(events.map { $0.jsonLine + "\n" }.joined())
             }
 
-            let statuses = await currentStatuses(of: batches, in: queue)
-            if !asJSON { board.draw(statuses) }
-            if let batch, let status = statuses.first(where: { $0.id == batch }), status.isFinished,
-               events.isEmpty || events.contains(where: { $0.kind == .batchCompleted }) {
-                throw ExitCode(status.isSuccessful ? 0 : 1)
-            }
+            if !asJSON { board.draw(await currentStatuses(of: batches, in: queue)) }
+            // The batch is over once its batchCompleted event is read, or, when
+            // its stream has expired or been trimmed, once a read finds nothing new.
+            guard let batch, events.isEmpty || events.contains(where: { $0.kind == .batchCompleted }) else { continue }
+            let status = try await queue.status(ofBatch: batch)
+            if status.isFinished { throw ExitCode(status.isSuccessful ? 0 : 1) }
         }
     }
 
