@@ -22,7 +22,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
-        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // libvips is loaded at run time (dlopen), not linked: see Sources/CVips/shim.h.
+        .systemLibrary(name: "CVips", providers: [.apt(["libvips42"])]),
 
         .target(
             name: "PipelineEngine",

@@ -13,21 +13,25 @@ public struct ImageHeader: Sendable, Hashable {
     /// Reads the header of encoded image data.
     /// - Throws: `ImageHeaderError` when libvips does not recognise the data.
     public init(data: Data) throws(ImageHeaderError) {
-        guard Vips.ensureInitialised() else { throw .libvipsUnavailable }
+        let vips: Vips
+        switch Vips.shared {
+        case .success(let loaded): vips = loaded
+        case .failure(let error): throw .libvipsUnavailable(error.reason)
+        }
         let header: Result<ImageHeader, ImageHeaderError> = data.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress, buffer.count > 0 else { return .failure(.unrecognised("empty data")) }
-            guard let loader = vips_foreign_find_load_buffer(base, buffer.count) else {
-                return .failure(.unrecognised(Vips.takeError()))
+            guard let loader = warmer_vips_find_loader(vips.table, base, buffer.count) else {
+                return .failure(.unrecognised(vips.takeError()))
             }
             // The image borrows `buffer`; read what we need before it goes away.
-            guard let image = warmer_vips_open_buffer(base, buffer.count) else {
-                return .failure(.unrecognised(Vips.takeError()))
+            guard let image = warmer_vips_open_buffer(vips.table, base, buffer.count) else {
+                return .failure(.unrecognised(vips.takeError()))
             }
-            defer { warmer_vips_unref(image) }
+            defer { warmer_vips_unref(vips.table, UnsafeMutableRawPointer(image)) }
             return .success(ImageHeader(
-                width: Int(vips_image_get_width(image)),
-                height: Int(vips_image_get_height(image)),
-                loader: Vips.nickname(ofType: loader)
+                width: Int(warmer_vips_width(vips.table, image)),
+                height: Int(warmer_vips_height(vips.table, image)),
+                loader: vips.nickname(ofType: loader)
             ))
         }
         self = try header.get()
@@ -42,15 +46,15 @@ public struct ImageHeader: Sendable, Hashable {
 
 /// Why an image header could not be read.
 public enum ImageHeaderError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// libvips could not be initialised.
-    case libvipsUnavailable
+    /// libvips could not be loaded or initialised.
+    case libvipsUnavailable(String)
     /// The data is not an image libvips can read.
     case unrecognised(String)
 
     /// A human-readable explanation.
     public var description: String {
         switch self {
-        case .libvipsUnavailable: "libvips could not be initialised"
+        case .libvipsUnavailable(let reason): "libvips is unavailable: \(reason)"
         case .unrecognised(let reason): "Not a readable image: \(reason)"
         }
     }
