@@ -14,7 +14,7 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 COUNT=${BENCH_COUNT:-300}
 CORPUS="$PWD/bench/.corpus"
 WORK="$PWD/bench/.work"
-RUNS=2          # each side runs this many times; the fastest run counts
+RUNS=5          # each side runs this many times; the fastest run counts (runs are short and noisy)
 PARALLEL=16     # curl --parallel-max and warmer --concurrency
 WATCH_TIMEOUT=${BENCH_TIMEOUT:-600} # seconds; a stuck batch fails the bench
 

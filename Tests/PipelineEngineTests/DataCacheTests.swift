@@ -118,7 +118,12 @@ struct DataCacheTests {
         // When: it grows to 2 MiB after start-up, with no sweep asked for.
         try await Task.sleep(for: .milliseconds(1200))
         let entry = Data(repeating: 1, count: 256 << 10)
-        for index in 0..<8 { try await periodic.write(entry, for: "k\(index)") }
+        for index in 0..<8 {
+            try await periodic.write(entry, for: "k\(index)")
+            // File times come from the kernel's coarse clock (a few ms per
+            // tick); keep the writes a tick apart so "newest" is well defined.
+            try await Task.sleep(for: .milliseconds(20))
+        }
         // Then: a later periodic sweep brings it back within the limit. (Sweeps
         // may run between the writes, so the final size depends on timing; it
         // is never above the limit once a sweep has seen it.)

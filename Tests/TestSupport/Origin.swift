@@ -50,6 +50,17 @@ public enum Origin {
         return log.split(separator: "\n").filter { $0.hasPrefix("GET \(uri) ") }.count
     }
 
+    /// The (status, body bytes sent) of each GET request for `path` nginx has logged.
+    public static func loggedRequests(path: String, slow: Bool = false) throws -> [(status: Int, bytes: Int)] {
+        let uri = "/" + (slow ? "slow/" : "") + path
+        let log = try String(contentsOf: TestEnvironment.originLog(), encoding: .utf8)
+        return log.split(separator: "\n").filter { $0.hasPrefix("GET \(uri) ") }.compactMap { line in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 4, let status = Int(fields[2]), let bytes = Int(fields[3]) else { return nil }
+            return (status, bytes)
+        }
+    }
+
     /// Runs a command and fails with its standard error when it exits non-zero.
     static func run(_ command: String, _ arguments: [String]) throws {
         let process = Process()
