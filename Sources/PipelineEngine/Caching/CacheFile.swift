@@ -14,9 +14,10 @@ enum CacheFile {
         guard descriptor >= 0 else { throw posixError() }
         defer { close(descriptor) }
         try data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress else { return }  // empty data: nothing to write
             var offset = 0
             while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let written = Foundation.write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     throw posixError()

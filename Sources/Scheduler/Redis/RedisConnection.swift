@@ -93,9 +93,13 @@ final class RedisConnection {
             bytes.append(contentsOf: argument.utf8)
             lengths.append(argument.utf8.count)
         }
+        // An argument vector of empty strings has no bytes; hiredis still needs valid pointers.
+        if bytes.isEmpty { bytes.append(0) }
         bytes.withUnsafeBufferPointer { buffer in
-            let base = UnsafeRawPointer(buffer.baseAddress ?? UnsafePointer(bitPattern: 1)!)
-            var pointers: [UnsafePointer<CChar>?] = offsets.map { (base + $0).assumingMemoryBound(to: CChar.self) }
+            guard let base = buffer.baseAddress else { return }
+            var pointers: [UnsafePointer<CChar>?] = offsets.map {
+                UnsafeRawPointer(base + $0).assumingMemoryBound(to: CChar.self)
+            }
             _ = redisAppendCommandArgv(context, Int32(command.count), &pointers, &lengths)
         }
     }
