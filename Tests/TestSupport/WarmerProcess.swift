@@ -66,10 +66,19 @@ public final class WarmerProcess: @unchecked Sendable {
     }
 
     /// Waits for the process to exit, reading its output meanwhile.
+    ///
+    /// The blocking read runs on a thread of its own: a test process has only
+    /// as many cooperative threads as cores, and a blocked one stalls others.
     public func waitForExit() async -> Result {
         let output = self.output
-        let text = await Task.detached { output.fileHandleForReading.readDataToEndOfFile() }.value
-        while process.isRunning { try? await Task.sleep(for: .milliseconds(20)) }
+        let process = self.process
+        let text: Data = await withCheckedContinuation { continuation in
+            Thread {
+                let data = output.fileHandleForReading.readDataToEndOfFile()
+                process.waitUntilExit()
+                continuation.resume(returning: data)
+            }.start()
+        }
         return Result(status: process.terminationStatus, standardOutput: String(decoding: text, as: UTF8.self),
                       standardError: standardErrorSoFar)
     }

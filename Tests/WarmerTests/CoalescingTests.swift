@@ -1,0 +1,40 @@
+import Foundation
+import Scheduler
+import Testing
+import TestSupport
+
+/// Acceptance 4: identical URLs in flight share one origin request.
+@Suite(.serialized)
+struct CoalescingTests {
+    @Test func twoIdenticalURLsInFlightCauseOneOriginRequest() async throws {
+        // Given one ~115 KB image served through /slow/ (nginx sends 100 KB at
+        // once and the rest a second later: the download lasts about a second)
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let image = try await Origin.makeImages("twice", count: 1, width: 400, height: 400, slow: true)[0]
+
+        try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 4) { workers in
+            // When one batch holds its URL twice, and one worker claims both jobs at once
+            let batch = try await queue.enqueue([image.url, image.url])
+            let status = try await queue.waitUntilFinished(batch: batch)
+
+            // Then both jobs completed…
+            #expect(status.completed == 2, "\(status)\n\(workers.logs)")
+            let events = try await queue.events(ofBatch: batch)
+            let completed = events.filter { $0.kind == .completed }
+            #expect(Set(completed.compactMap(\.jobID)).count == 2, "\(events.summary)")
+            // …both from the one shared download (neither was served from the disk cache)…
+            #expect(completed.map { $0.fields["source"] } == ["network", "network"], "\(events.summary)")
+            let original = try image.contents()
+            #expect(completed.allSatisfy { $0.bytes == Int64(original.count) }, "\(events.summary)")
+            #expect((try? Data(contentsOf: cachedFile(for: image.url, in: cache))) == original)
+
+            // …and nginx served the file once. (It logs a request when the
+            // response is sent: wait for the line, then count.)
+            let logged = await eventually { (try? Origin.requestCount(path: image.path, slow: true)) ?? 0 >= 1 }
+            #expect(logged)
+            #expect(try Origin.requestCount(path: image.path, slow: true) == 1)
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Scheduler
+import Testing
+import TestSupport
+
+/// Acceptance 8: SIGTERM lets running downloads finish.
+@Suite(.serialized)
+struct GracefulStopTests {
+    @Test func sigtermMidDownloadLetsRunningJobsFinishThenExitsZero() async throws {
+        // Given a worker downloading three ~260 KB images through /slow/ (nginx
+        // sends 100 KB at once, then 100 KB a second: about 2 s each)
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let images = try await Origin.makeImages("stop", count: 3, width: 600, height: 600, slow: true)
+
+        try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 4, gracePeriod: 15) { workers in
+            let worker = workers[0]
+            let batch = try await queue.enqueue(images.map(\.url))
+            let allStarted = await eventually {
+                let events = (try? await queue.events(ofBatch: batch)) ?? []
+                return events.filter { $0.kind == .started }.count == images.count
+            }
+            try #require(allStarted, "the worker did not start every job:\n\(worker.log)")
+            // (A slow test machine may have let a download end already; what
+            // matters is that some are still in flight when the signal lands.)
+            let before = try await queue.queue.status(ofBatch: batch)
+            let eventsBefore = try await queue.events(ofBatch: batch)
+            try #require(before.ended < images.count, "every download ended before SIGTERM: \(before)\n\(eventsBefore.summary)")
+
+            // When it receives SIGTERM mid-download
+            worker.requestStop()
+            let exit = await worker.waitForExit()
+
+            // Then it exits with status 0 within its grace period…
+            let result = try #require(exit, "the worker did not exit after SIGTERM; killed it. Log:\n\(worker.log)")
+            #expect(result.exited && result.status == 0, "\(result)")
+
+            // …having completed every job it held (none failed or went back to the queue)
+            let after = try await queue.queue.status(ofBatch: batch)
+            #expect(after.completed == images.count, "\(after)\n\(result.standardError)")
+            #expect(after.failed == 0 && after.pending == 0, "\(after)")
+            #expect(try await queue.queue.queuedCount() == 0)
+            for image in images {
+                let original = try image.contents()
+                #expect((try? Data(contentsOf: cachedFile(for: image.url, in: cache))) == original)
+            }
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// A `warmer worker` process for one test, stopped by `withWorkers`.
+final class RunningWorker: Sendable {
+    let process: CollectedProcess
+    /// `--grace-period` it was started with.
+    let gracePeriod: Duration
+    private let stopSent = Atomic<Bool>(false)
+
+    init(queue: QueueProbe, cacheDirectory: URL, concurrency: Int, gracePeriod: Int) throws {
+        self.gracePeriod = .seconds(gracePeriod)
+        process = try CollectedProcess(["worker"] + queue.redisArguments + [
+            "--cache-dir", cacheDirectory.path,
+            "--concurrency", String(concurrency),
+            "--grace-period", String(gracePeriod),
+        ])
+    }
+
+    var isRunning: Bool { process.isRunning }
+    /// The worker's structured log (standard error) so far.
+    var log: String { process.standardErrorSoFar }
+
+    /// Waits until the worker logged that it started claiming jobs.
+    func waitUntilReady() async throws {
+        let ready = await eventually { log.contains("[worker] started") || !isRunning }
+        guard ready, isRunning else {
+            throw HarnessError("worker did not start:\n\(log)")
+        }
+    }
+
+    /// Sends SIGTERM: the graceful stop a test asks for.
+    func requestStop() {
+        stopSent.store(true, ordering: .sequentiallyConsistent)
+        process.send(SIGTERM)
+    }
+
+    /// Whether `requestStop()` was called.
+    var wasAskedToStop: Bool { stopSent.load(ordering: .sequentiallyConsistent) }
+
+    /// SIGTERM, then waits for the exit: up to the grace period plus `margin`,
+    /// then SIGKILL. Returns the result, or nil if the worker had to be killed.
+    func stop(margin: Duration = .seconds(10)) async -> CommandResult? {
+        if isRunning { process.send(SIGTERM) }
+        return await waitForExit(margin: margin)
+    }
+
+    /// Waits for an exit the test caused; SIGKILL after the grace period plus `margin`.
+    func waitForExit(margin: Duration = .seconds(10)) async -> CommandResult? {
+        if let result = await process.waitForExit(timeout: gracePeriod + margin) { return result }
+        process.send(SIGKILL)
+        _ = await process.waitForExit(timeout: .seconds(5))
+        return nil
+    }
+}
+
+/// Starts `count` workers on `queue` sharing `cacheDirectory`, waits until
+/// they are ready, runs `body`, and stops them (SIGTERM, wait) however `body`
+/// ends. Records an issue when a worker died during `body`, or does not stop
+/// cleanly with status 0 (unless `body` stopped it with `requestStop()` and
+/// checked that itself).
+func withWorkers<Result>(
+    _ count: Int = 1, queue: QueueProbe, cacheDirectory: URL, concurrency: Int = 4, gracePeriod: Int = 10,
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: ([RunningWorker]) async throws -> Result
+) async throws -> Result {
+    var workers: [RunningWorker] = []
+    func stopAll() async {
+        let diedOnItsOwn = workers.map { !$0.isRunning && !$0.wasAskedToStop }
+        // Signal every worker first so that they stop in parallel.
+        for worker in workers where worker.isRunning { worker.process.send(SIGTERM) }
+        for (worker, died) in zip(workers, diedOnItsOwn) {
+            let result = await worker.stop()
+            // A test that stopped a worker itself checks that exit on its own.
+            guard !worker.wasAskedToStop else { continue }
+            #expect(!died, "a worker exited during the test: \(result.map { "\($0)" } ?? worker.log)",
+                    sourceLocation: sourceLocation)
+            guard !died else { continue }
+            #expect(result != nil, "a worker did not stop within its grace period; killed it. Log:\n\(worker.log)",
+                    sourceLocation: sourceLocation)
+            if let result {
+                #expect(result.exited && result.status == 0, "worker stopped badly: \(result)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+    do {
+        for _ in 0..<count {
+            workers.append(try RunningWorker(queue: queue, cacheDirectory: cacheDirectory,
+                                             concurrency: concurrency, gracePeriod: gracePeriod))
+        }
+        for worker in workers { try await worker.waitUntilReady() }
+        let result = try await body(workers)
+        await stopAll()
+        return result
+    } catch {
+        await stopAll()
+        // A harness timeout (a batch that never finished…) is explained by the
+        // workers' logs; a failed #require has already been reported as is.
+        guard error is HarnessError else { throw error }
+        throw HarnessError("\(error)\n\(workers.logs)")
+    }
+}
+
+extension Array where Element == RunningWorker {
+    /// The end of every worker's log, for failure messages.
+    var logs: String {
+        enumerated().map { index, worker in
+            let lines = worker.log.split(separator: "\n", omittingEmptySubsequences: false)
+            return "--- worker \(index) log (last 40 lines) ---\n" + lines.suffix(40).joined(separator: "\n")
+        }.joined(separator: "\n")
+    }
+}
