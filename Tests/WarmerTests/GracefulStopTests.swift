@@ -47,4 +47,35 @@ struct GracefulStopTests {
             }
         }
     }
+
+    @Test func aJobStillRunningWhenTheGracePeriodEndsIsReleasedNotFailed() async throws {
+        // Given a worker with one slot, busy with a download that lasts ~4 s
+        // (a ~500 KB image through /slow/), and a 1 s grace period
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let images = try await Origin.makeImages("grace", count: 1, width: 850, height: 850, slow: true)
+
+        try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 1, gracePeriod: 1) { workers in
+            let worker = workers[0]
+            let batch = try await queue.enqueue(images.map(\.url))
+            let started = await eventually {
+                ((try? await queue.events(ofBatch: batch)) ?? []).contains { $0.kind == .started }
+            }
+            try #require(started, "the worker did not start the job:\n\(worker.log)")
+
+            // When it receives SIGTERM while every slot is busy
+            worker.requestStop()
+            let exit = await worker.waitForExit()
+
+            // Then it exits 0 after the grace period, having released the job:
+            // back in the queue on its first attempt, nothing counted as failed.
+            let result = try #require(exit, "the worker did not exit after SIGTERM; killed it. Log:\n\(worker.log)")
+            #expect(result.exited && result.status == 0, "\(result)")
+            #expect(result.standardError.contains("grace period over"), "\(result.standardError)")
+            let status = try await queue.queue.status(ofBatch: batch)
+            #expect(status.pending == 1 && status.failed == 0 && status.completed == 0, "\(status)")
+            #expect(try await queue.queue.queuedCount() == 1)
+        }
+    }
 }

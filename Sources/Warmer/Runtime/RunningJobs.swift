@@ -34,6 +34,12 @@ actor RunningJobs {
         await withCheckedContinuation { slotWaiters.append($0) }
     }
 
+    /// Lets whoever waits for a slot go on (to notice a stop request).
+    func wakeSlotWaiters() {
+        for waiter in slotWaiters { waiter.resume() }
+        slotWaiters.removeAll()
+    }
+
     /// Waits until no job is held.
     func waitUntilEmpty() async {
         guard !jobs.isEmpty else { return }

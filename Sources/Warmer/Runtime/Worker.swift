@@ -52,19 +52,26 @@ struct Worker: Sendable {
         log.info("started", ["worker": workerID, "queue": queue.keys.name, "redis": queue.client.url.description,
                              "concurrency": String(configuration.concurrency)])
         let leaseKeeper = Task { await keepLeases(of: running) }
+        // The grace period starts when the stop is requested, whatever the
+        // claim loop is doing (it may be waiting for a slot to free).
+        let stopHandler = Task { await stopGracefully(running) }
         await claimUntilStopped(running: running, runner: runner)
-
-        log.info("stopping: no new jobs", ["running": String(await running.count)])
-        let graceEnded = Task {
-            try? await Task.sleep(for: configuration.gracePeriod)
-            guard !Task.isCancelled else { return }
-            log.warning("grace period over: releasing unfinished jobs")
-            await running.abandon()
-        }
         await running.waitUntilEmpty()
-        graceEnded.cancel()
+        stopHandler.cancel()
         leaseKeeper.cancel()
         log.info("stopped", ["worker": workerID])
+    }
+
+    /// On a stop request: wakes the claim loop, gives running jobs the grace
+    /// period, then cancels what is left, which releases it to the queue.
+    private func stopGracefully(_ running: RunningJobs) async {
+        await stop.wait()
+        log.info("stopping: no new jobs", ["running": String(await running.count)])
+        await running.wakeSlotWaiters()
+        try? await Task.sleep(for: configuration.gracePeriod)
+        guard !Task.isCancelled else { return }
+        log.warning("grace period over: releasing unfinished jobs")
+        await running.abandon()
     }
 
     private func claimUntilStopped(running: RunningJobs, runner: JobRunner) async {

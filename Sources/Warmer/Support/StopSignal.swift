@@ -2,7 +2,7 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Turns SIGINT and SIGTERM into a stop request the worker polls.
+/// Turns SIGINT and SIGTERM into a stop request the worker can poll or await.
 ///
 /// The first signal asks for a graceful stop; the process keeps running until
 /// the worker has finished or released its jobs.
@@ -13,6 +13,16 @@ final class StopSignal: Sendable {
 
     private final class Flag: Sendable {
         let value = Atomic<Bool>(false)
+        let waiters = Mutex<[CheckedContinuation<Void, Never>]>([])
+
+        func set() {
+            value.store(true, ordering: .releasing)
+            let waiting = waiters.withLock { waiters in
+                defer { waiters.removeAll() }
+                return waiters
+            }
+            for waiter in waiting { waiter.resume() }
+        }
     }
 
     init(signals: [Int32] = [SIGINT, SIGTERM]) {
@@ -20,7 +30,7 @@ final class StopSignal: Sendable {
         for number in signals {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [flag] in flag.value.store(true, ordering: .releasing) }
+            source.setEventHandler { [flag] in flag.set() }
             source.resume()
             sources.append(source)
         }
@@ -32,6 +42,18 @@ final class StopSignal: Sendable {
 
     /// Requests a stop, as a signal would.
     func request() {
-        flag.value.store(true, ordering: .releasing)
+        flag.set()
+    }
+
+    /// Returns once a stop is requested.
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let alreadyRequested = flag.waiters.withLock { waiters in
+                if flag.value.load(ordering: .acquiring) { return true }
+                waiters.append(continuation)
+                return false
+            }
+            if alreadyRequested { continuation.resume() }
+        }
     }
 }
