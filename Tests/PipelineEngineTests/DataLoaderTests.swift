@@ -82,6 +82,33 @@ struct DataLoaderTests {
         #expect(try #require(logged).bytes < size)
     }
 
+    @Test func parallelDownloadsFromOneHostRunSideBySide() async throws {
+        // Given: three ~260 KB files served at 100 KB/s (about 2 s each).
+        let files = try (0..<3).map { try Origin.makeImage(TestEnvironment.uniqueName("side-\($0)"), width: 600, height: 600) }
+        final class Recorder: Sendable {
+            let received = Mutex<[Int: Int64]>([:])
+            let atFirstCompletion = Mutex<[Int: Int64]?>(nil)
+        }
+        let recorder = Recorder()
+        // When: all three start at once.
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, file) in files.enumerated() {
+                group.addTask {
+                    _ = try await loader.data(from: try Origin.url(of: file, slow: true)) { completed, _ in
+                        recorder.received.withLock { $0[index] = completed }
+                    }
+                    let snapshot = recorder.received.withLock { $0 }
+                    recorder.atFirstCompletion.withLock { if $0 == nil { $0 = snapshot } }
+                }
+            }
+            try await group.waitForAll()
+        }
+        // Then: each had received data before the first one finished (none
+        // waited for another's connection).
+        let snapshot = try #require(recorder.atFirstCompletion.withLock { $0 })
+        #expect((0..<3).allSatisfy { (snapshot[$0] ?? 0) > 0 }, "\(snapshot)")
+    }
+
     @Test func manyConcurrentDownloadsAllSucceed() async throws {
         let files = try (0..<6).map { try Origin.makeImage(TestEnvironment.uniqueName("many-\($0)"), width: 64, height: 64) }
         try await withThrowingTaskGroup(of: Bool.self) { group in

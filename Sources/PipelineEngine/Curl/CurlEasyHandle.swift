@@ -42,8 +42,8 @@ final class CurlEasyHandle {
         _ = warmer_easy_setopt_off(raw, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maximumBodySize))
         _ = warmer_easy_setopt_string(raw, CURLOPT_USERAGENT, request.userAgent)
         _ = warmer_easy_setopt_long(raw, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS))
-        // Prefer waiting for a connection that can multiplex over opening a new one.
-        //PIPEWAIT _ = warmer_easy_setopt_long(raw, CURLOPT_PIPEWAIT, 1)
+        // No CURLOPT_PIPEWAIT: it makes parallel transfers to an HTTP/1.1 host
+        // queue behind one connection instead of opening their own.
         _ = warmer_easy_setopt_long(raw, CURLOPT_TCP_KEEPALIVE, 1)
         _ = warmer_easy_setopt_long(raw, CURLOPT_NOPROGRESS, 1)
 
