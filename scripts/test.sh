@@ -10,7 +10,8 @@
 # and tells the tests where they are through the environment:
 #   WARMER_TEST_REDIS_URL    redis://127.0.0.1:PORT
 #   WARMER_TEST_REDIS_PORT   PORT
-#   WARMER_TEST_ORIGIN       http://127.0.0.1:PORT   (/NAME, or /slow/NAME at 100 KB/s)
+#   WARMER_TEST_ORIGIN       http://127.0.0.1:PORT   (/NAME, or /slow/NAME at 100 KB/s
+#                            after a first ~100 KB sent at once)
 #   WARMER_TEST_ORIGIN_ROOT  the folder nginx serves; tests may add files to it
 #   WARMER_TEST_ORIGIN_LOG   nginx access log, one line per request:
 #                            METHOD URI STATUS BODY_BYTES "RANGE" "IF-RANGE"

@@ -9,8 +9,9 @@ public enum Origin {
     }
 
     /// Generates a real image with the `vips` command into the origin's folder
-    /// and returns its file. Noise content keeps files large (about
-    /// width × height × 1 byte for JPEG), so `/slow/` downloads take a while.
+    /// and returns its file. Noise content keeps files large (about 0.7 bytes
+    /// per pixel as JPEG), so `/slow/` downloads take a while: nginx sends the
+    /// first ~100 KB at once, then 100 KB a second.
     @discardableResult
     public static func makeImage(
         _ name: String, width: Int = 320, height: Int = 240, format: Format = .jpeg
