@@ -8,9 +8,9 @@ import Foundation
 /// partial entry), not per-file durability: after a power loss an entry
 /// written in the last seconds may be missing, and is simply loaded again.
 enum CacheFile {
-    /// Creates `url` exclusively and writes `data` to it, without `fsync`.
-    static func write(_ data: Data, to url: URL) throws {
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+    /// Creates `path` exclusively and writes `data` to it, without `fsync`.
+    static func write(_ data: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw posixError() }
         defer { close(descriptor) }
         try data.withUnsafeBytes { buffer in
@@ -28,8 +28,8 @@ enum CacheFile {
     }
 
     /// Renames `source` to `destination`, replacing it atomically.
-    static func move(_ source: URL, to destination: URL) throws {
-        guard rename(source.path, destination.path) == 0 else { throw posixError() }
+    static func move(_ source: String, to destination: String) throws {
+        guard rename(source, destination) == 0 else { throw posixError() }
     }
 
     /// The current `errno` as a Swift error.

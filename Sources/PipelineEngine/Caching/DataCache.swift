@@ -25,6 +25,9 @@ public final class DataCache: Sendable {
     /// The sweep trims the cache to `sizeLimit × trimRatio`. Default: 0.7.
     public let trimRatio: Double
 
+    /// `directory`'s path with a trailing slash: file paths are built as
+    /// strings on hot paths (Foundation's URL appending is slow on Linux).
+    private let directoryPrefix: String
     private let staging = Mutex<[String: StagedChange]>([:])
     private let ioQueue = DispatchQueue(label: "warmer.data-cache", qos: .utility)
     private let sweepInterval: DispatchTimeInterval
@@ -48,6 +51,7 @@ public final class DataCache: Sendable {
         sweepInterval: Duration = .seconds(30)
     ) throws {
         self.directory = directory.standardizedFileURL
+        self.directoryPrefix = self.directory.path.hasSuffix("/") ? self.directory.path : self.directory.path + "/"
         self.sizeLimit = sizeLimit
         self.trimRatio = trimRatio
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
@@ -85,7 +89,12 @@ public final class DataCache: Sendable {
 
     /// Where `key`'s data lives (or would live) on disk.
     public func url(for key: String) -> URL {
-        directory.appendingPathComponent(Self.filename(for: key), isDirectory: false)
+        URL(fileURLWithPath: path(of: Self.filename(for: key)), isDirectory: false)
+    }
+
+    /// The path of the file `filename` in the cache's folder.
+    private func path(of filename: String) -> String {
+        directoryPrefix + filename
     }
 
     // MARK: Reading
@@ -99,9 +108,9 @@ public final class DataCache: Sendable {
         case .remove: return nil
         case nil: break
         }
-        let url = directory.appendingPathComponent(filename)
-        guard let data = try? Data(contentsOf: url) else { return nil }
-        touch(url)
+        let path = path(of: filename)
+        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        touch(path)
         return data
     }
 
@@ -120,10 +129,10 @@ public final class DataCache: Sendable {
         case .remove: return nil
         case nil: break
         }
-        let url = directory.appendingPathComponent(filename)
+        let path = path(of: filename)
         var status = stat()
-        guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        touch(url)
+        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        touch(path)
         return Int(status.st_size)
     }
 
@@ -150,7 +159,7 @@ public final class DataCache: Sendable {
                 continuation.resume(with: Result { try self.apply(change, to: filename) })
             }
         }
-        return directory.appendingPathComponent(filename)
+        return URL(fileURLWithPath: path(of: filename), isDirectory: false)
     }
 
     /// Removes `key`'s data.
@@ -199,13 +208,13 @@ public final class DataCache: Sendable {
 
     /// Applies a staged change on the I/O queue, then unstages it unless a newer change replaced it.
     private func apply(_ change: StagedChange, to filename: String) throws {
-        let url = directory.appendingPathComponent(filename)
+        let path = path(of: filename)
         defer { unstage(filename, ifGeneration: change.generation) }
         switch change {
         case .add(let data, _):
-            try writeAtomically(data, to: url)
+            try writeAtomically(data, to: path)
         case .remove:
-            try? FileManager.default.removeItem(at: url)
+            unlink(path)
         }
     }
 
@@ -215,8 +224,8 @@ public final class DataCache: Sendable {
         }
     }
 
-    private func writeAtomically(_ data: Data, to url: URL) throws {
-        let temporary = directory.appendingPathComponent(Self.temporaryPrefix + UUID().uuidString)
+    private func writeAtomically(_ data: Data, to path: String) throws {
+        let temporary = self.path(of: Self.temporaryPrefix + UUID().uuidString)
         do {
             try CacheFile.write(data, to: temporary)
         } catch POSIXError.ENOENT {
@@ -225,18 +234,16 @@ public final class DataCache: Sendable {
             try CacheFile.write(data, to: temporary)
         }
         do {
-            try CacheFile.move(temporary, to: url)
+            try CacheFile.move(temporary, to: path)
         } catch {
-            unlink(temporary.path)
+            unlink(temporary)
             throw error
         }
     }
 
     /// Sets the file's modification date to now: the cache's LRU access date.
-    private func touch(_ url: URL) {
-        _ = url.withUnsafeFileSystemRepresentation { path in
-            path.map { utimensat(AT_FDCWD, $0, nil, 0) }
-        }
+    private func touch(_ path: String) {
+        utimensat(AT_FDCWD, path, nil, 0)
     }
 }
 
