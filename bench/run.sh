@@ -140,33 +140,37 @@ warmer_run() {
   run_rss_kib=${rss:-0}
 }
 
-# --- Run both, best of $RUNS -------------------------------------------------
+# --- Run both, interleaved ----------------------------------------------------
+# This machine's speed drifts from minute to minute (shared CPU), so each
+# curl run is immediately followed by a warmer run: a pair sees the same
+# conditions, and the median of the pairs' ratios is the robust figure.
 curl_best=""
-for n in $(seq 1 "$RUNS"); do
-  curl_run "$n"
-  log "curl run $n: ${run_seconds}s"
-  curl_best=$(min "${curl_best:-$run_seconds}" "$run_seconds")
-done
-
 warmer_best=""
 peak_kib=0
+pair_ratios=()
 for n in $(seq 1 "$RUNS"); do
+  curl_run "$n"
+  curl_seconds=$run_seconds
   warmer_run "$n"
-  log "warmer run $n: ${run_seconds}s, $COUNT files cached, peak RSS $((run_rss_kib / 1024)) MiB"
+  log "pair $n: curl ${curl_seconds}s, warmer ${run_seconds}s ($COUNT files cached, peak RSS $((run_rss_kib / 1024)) MiB)"
+  curl_best=$(min "${curl_best:-$curl_seconds}" "$curl_seconds")
   warmer_best=$(min "${warmer_best:-$run_seconds}" "$run_seconds")
+  pair_ratios+=("$(awk -v c="$curl_seconds" -v w="$run_seconds" 'BEGIN { printf "%.3f", c / w }')")
   if ((run_rss_kib > peak_kib)); then
     peak_kib=$run_rss_kib
   fi
 done
+median_ratio=$(printf '%s\n' "${pair_ratios[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 
 stop_services
 
 # --- Report ------------------------------------------------------------------
-awk -v count="$COUNT" -v c="$curl_best" -v w="$warmer_best" -v rss="$peak_kib" \
+awk -v count="$COUNT" -v c="$curl_best" -v w="$warmer_best" -v rss="$peak_kib" -v median="$median_ratio" \
   -v runs="$RUNS" -v par="$PARALLEL" 'BEGIN {
   printf "\n%-34s %6s %9s %9s\n", "", "files", "seconds", "files/s"
   printf "%-34s %6d %9.3f %9.1f\n", "curl --parallel-max " par " (best of " runs ")", count, c, count / c
   printf "%-34s %6d %9.3f %9.1f\n", "warmer, concurrency " par " (best of " runs ")", count, w, count / w
-  printf "\nratio (warmer/curl files/s): %.2f\n", (count / w) / (count / c)
+  printf "\nratio (warmer/curl files/s), best against best: %.2f\n", (count / w) / (count / c)
+  printf "ratio (warmer/curl files/s), median of interleaved pairs: %.2f\n", median
   printf "warmer worker peak RSS: %.1f MiB\n", rss / 1024
 }'
