@@ -1,4 +1,5 @@
 import ArgumentParser
+import PipelineEngine
 
 /// The `warmer` executable.
 @main
@@ -7,7 +8,7 @@ struct WarmerCommand: AsyncParsableCommand {
         commandName: "warmer",
         abstract: "Warms image caches from URLs queued in Redis.",
         discussion: "Producers enqueue batches of image URLs; workers claim them by priority, download them into the disk cache and publish every job's lifecycle events. See docs/ for the wire format and the cache layout.",
-        version: "0.1.0",
+        version: WarmerVersion.current,
         subcommands: [
             WorkerCommand.self, EnqueueCommand.self, WatchCommand.self, StatusCommand.self,
             WarmCommand.self, CacheCommand.self,

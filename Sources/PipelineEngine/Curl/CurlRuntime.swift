@@ -5,9 +5,6 @@ import CCurl
 /// `curl_global_init` is not thread-safe and must run once before any other
 /// libcurl call; a `static let` gives exactly-once semantics.
 enum CurlRuntime {
-    /// The version string Warmer sends in its `User-Agent` header.
-    static let warmerVersion = "0.1.0"
-
     private static let initialisation: Bool = {
         curl_global_init(Int(CURL_GLOBAL_DEFAULT)) == CURLE_OK
     }()

@@ -29,7 +29,7 @@ public final class DataLoader: Sendable {
         /// Minimum time between two progress reports of one transfer. Default: 100 ms.
         public var progressInterval: Duration = .milliseconds(100)
         /// The `User-Agent` header.
-        public var userAgent: String = "Warmer/\(CurlRuntime.warmerVersion)"
+        public var userAgent: String = "Warmer/\(WarmerVersion.current)"
         /// Extra request headers, e.g. `["Authorization": "Bearer …"]`.
         public var additionalHeaders: [String: String] = [:]
 
