@@ -81,7 +81,7 @@ export WARMER_TEST_ORIGIN_LOG=$ORIGIN_LOG
 # --- Tests ------------------------------------------------------------------
 log "swift test $*"
 status=0
-swift test "$@" || status=$?
+swift test "$@" 2>&1 | tee "$STATE/swift-test.log" || status=${PIPESTATUS[0]}
 
 # On CI nobody can look at .services/test afterwards: show the service logs.
 if ((status != 0)) && [[ ${CI:-} == true ]]; then
@@ -91,6 +91,13 @@ if ((status != 0)) && [[ ${CI:-} == true ]]; then
   done
   echo "===== $ORIGIN_LOG (last 100 requests) ====="
   tail -n 100 "$ORIGIN_LOG" || true
+fi
+
+# Repeat the failures last, where a log that keeps only its tail shows them.
+if ((status != 0)); then
+  echo "===== failed tests and issues (from $STATE/swift-test.log) ====="
+  grep -E '✘|error:|Fatal|fatal|Test Case .* failed|Issue recorded|crash|Signal' \
+    "$STATE/swift-test.log" | tail -n 60 || true
 fi
 
 exit "$status"

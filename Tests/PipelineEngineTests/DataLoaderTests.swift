@@ -71,9 +71,13 @@ struct DataLoaderTests {
         let file = try Origin.makeImage(TestEnvironment.uniqueName("cancel"), width: 500, height: 500)
         let size = try Data(contentsOf: file).count
         let url = try Origin.url(of: file, slow: true)
-        // When: the caller is cancelled mid-download.
-        let task = Task { try await loader.data(from: url) }
-        try await Task.sleep(for: .milliseconds(300))
+        // When: the caller is cancelled once the body has started to arrive
+        // (not after a fixed delay: on a loaded machine the request may not
+        // have reached the origin yet, and then the origin logs nothing).
+        let received = Mutex<Int64>(0)
+        let task = Task { try await loader.data(from: url) { completed, _ in received.withLock { $0 = completed } } }
+        let started = await eventually { received.withLock { $0 } > 0 }
+        #expect(started)
         task.cancel()
         // Then: it ends as cancelled, and the origin saw the connection close
         // before it had sent the whole file.
