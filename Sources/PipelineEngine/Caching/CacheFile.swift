@@ -27,6 +27,30 @@ enum CacheFile {
         }
     }
 
+    /// Writes `data` to the new file `temporary`, then renames it to `path`, so
+    /// a reader never sees a partial file. When the folder is missing (deleted
+    /// while the cache runs), recreates `directory` and tries once more.
+    /// Leaves no temporary file behind on failure.
+    static func writeAtomically(_ data: Data, to path: String, via temporary: String, creating directory: URL) throws {
+        do {
+            do {
+                try write(data, to: temporary)
+            } catch let error as POSIXError where error.code == .ENOENT {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try write(data, to: temporary)
+            }
+            try move(temporary, to: path)
+        } catch {
+            unlink(temporary)  // a write that failed half-way (disk full) leaves a partial file
+            throw error
+        }
+    }
+
+    /// Sets the file's access and modification dates to now (`DataCache`'s LRU access date).
+    static func touch(_ path: String) {
+        utimensat(AT_FDCWD, path, nil, 0)
+    }
+
     /// Renames `source` to `destination`, replacing it atomically.
     static func move(_ source: String, to destination: String) throws {
         guard rename(source, destination) == 0 else { throw posixError() }

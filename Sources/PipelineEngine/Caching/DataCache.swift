@@ -28,14 +28,13 @@ public final class DataCache: Sendable {
     /// `directory`'s path with a trailing slash: file paths are built as
     /// strings on hot paths (Foundation's URL appending is slow on Linux).
     private let directoryPrefix: String
-    private let staging = Mutex<[String: StagedChange]>([:])
+    /// Changes not yet on disk, which reads consult first.
+    private let staging = Mutex(DataCacheStaging())
+    /// The serial queue that applies staged changes and runs sweeps.
     private let ioQueue = DispatchQueue(label: "warmer.data-cache", qos: .utility)
+    /// The time between two periodic sweeps.
     private let sweepInterval: DispatchTimeInterval
-
-    fileprivate enum StagedChange {
-        case add(Data, generation: UInt64)
-        case remove(generation: UInt64)
-    }
+    /// The last generation number given to a staged change.
     private let generation = Atomic<UInt64>(0)
 
     /// Prefix of temporary files; the sweep deletes stale ones.
@@ -56,7 +55,7 @@ public final class DataCache: Sendable {
         self.trimRatio = trimRatio
         try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
 
-        self.sweepInterval = .milliseconds(max(1, sweepInterval.milliseconds))
+        self.sweepInterval = DataCacheSweep.dispatchInterval(sweepInterval)
         scheduleSweep(after: .seconds(1))
     }
 
@@ -69,6 +68,7 @@ public final class DataCache: Sendable {
         }
     }
 
+    /// A sweep pass with this cache's limits.
     private func makeSweep() -> DataCacheSweep {
         DataCacheSweep(directory: directory, sizeLimit: sizeLimit, targetSize: Int(Double(sizeLimit) * trimRatio))
     }
@@ -103,14 +103,14 @@ public final class DataCache: Sendable {
     public func cachedData(for key: String) -> Data? {
         guard !key.isEmpty else { return nil }
         let filename = Self.filename(for: key)
-        switch staging.withLock({ $0[filename] }) {
+        switch staging.withLock({ $0.change(for: filename) }) {
         case .add(let data, _): return data
         case .remove: return nil
         case nil: break
         }
         let path = path(of: filename)
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        touch(path)
+        CacheFile.touch(path)
         return data
     }
 
@@ -124,7 +124,7 @@ public final class DataCache: Sendable {
     public func sizeOfData(for key: String) -> Int? {
         guard !key.isEmpty else { return nil }
         let filename = Self.filename(for: key)
-        switch staging.withLock({ $0[filename] }) {
+        switch staging.withLock({ $0.change(for: filename) }) {
         case .add(let data, _): return data.count
         case .remove: return nil
         case nil: break
@@ -132,7 +132,7 @@ public final class DataCache: Sendable {
         let path = path(of: filename)
         var status = stat()
         guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        touch(path)
+        CacheFile.touch(path)
         return Int(status.st_size)
     }
 
@@ -141,9 +141,7 @@ public final class DataCache: Sendable {
     /// Stores `data` for `key` without waiting for the disk. Reads see it at once.
     public func storeData(_ data: Data, for key: String) {
         guard !key.isEmpty else { return }
-        let filename = Self.filename(for: key)
-        let change = stage(.add(data, generation: nextGeneration()), for: filename)
-        ioQueue.async { try? self.apply(change, to: filename) }
+        stageAndApply(.add(data, generation: nextGeneration()), for: Self.filename(for: key)) { _ in }
     }
 
     /// Stores `data` for `key` and returns once the file is in place.
@@ -153,11 +151,9 @@ public final class DataCache: Sendable {
     public func write(_ data: Data, for key: String) async throws -> URL {
         guard !key.isEmpty else { throw CocoaError(.fileWriteInvalidFileName) }
         let filename = Self.filename(for: key)
-        let change = stage(.add(data, generation: nextGeneration()), for: filename)
+        let change = DataCacheStaging.Change.add(data, generation: nextGeneration())
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            ioQueue.async {
-                continuation.resume(with: Result { try self.apply(change, to: filename) })
-            }
+            stageAndApply(change, for: filename) { continuation.resume(with: $0) }
         }
         return URL(fileURLWithPath: path(of: filename), isDirectory: false)
     }
@@ -165,23 +161,37 @@ public final class DataCache: Sendable {
     /// Removes `key`'s data.
     public func removeData(for key: String) {
         guard !key.isEmpty else { return }
-        let filename = Self.filename(for: key)
-        let change = stage(.remove(generation: nextGeneration()), for: filename)
-        ioQueue.async { try? self.apply(change, to: filename) }
+        stageAndApply(.remove(generation: nextGeneration()), for: Self.filename(for: key)) { _ in }
     }
 
     /// Removes every entry.
+    ///
+    /// Reads miss at once; the files are deleted on the I/O queue after every
+    /// change staged before, and before every change staged after.
     public func removeAll() {
-        staging.withLock { $0.removeAll() }
-        ioQueue.async { [directory] in
-            let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-            for file in files { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
+        let generation = nextGeneration()
+        staging.withLock { staging in
+            staging.stageRemoveAll(generation: generation)
+            ioQueue.async { [directory] in
+                let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+                for file in files { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
+                self.staging.withLock { $0.unstageRemoveAll(ifGeneration: generation) }
+            }
         }
     }
 
     /// Blocks until every staged change is on disk.
     public func flush() {
         ioQueue.sync {}
+    }
+
+    /// Test hook: runs `body` while the I/O queue starts no new work, so a
+    /// test can observe staged changes before they reach the disk. `body` must
+    /// not wait for the queue (`flush`, `sweep`, `totalSize`, `write`).
+    func withIOSuspended<T>(_ body: () throws -> T) rethrows -> T {
+        ioQueue.suspend()
+        defer { ioQueue.resume() }
+        return try body()
     }
 
     /// Runs a sweep now and waits for it.
@@ -197,60 +207,34 @@ public final class DataCache: Sendable {
 
     // MARK: Private
 
+    /// A new generation number, greater than every earlier one.
     private func nextGeneration() -> UInt64 {
         generation.add(1, ordering: .relaxed).newValue
     }
 
-    private func stage(_ change: StagedChange, for filename: String) -> StagedChange {
-        staging.withLock { $0[filename] = change }
-        return change
+    /// Stages `change` for `filename` so reads see it at once, and queues its
+    /// application in the same critical section: the I/O queue then applies
+    /// concurrent changes in the order reads saw them. `completion` runs on the I/O queue.
+    private func stageAndApply(
+        _ change: DataCacheStaging.Change, for filename: String,
+        completion: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        staging.withLock { staging in
+            staging.stage(change, for: filename)
+            ioQueue.async { completion(Result { try self.apply(change, to: filename) }) }
+        }
     }
 
     /// Applies a staged change on the I/O queue, then unstages it unless a newer change replaced it.
-    private func apply(_ change: StagedChange, to filename: String) throws {
+    private func apply(_ change: DataCacheStaging.Change, to filename: String) throws {
         let path = path(of: filename)
-        defer { unstage(filename, ifGeneration: change.generation) }
+        defer { staging.withLock { $0.unstage(filename, ifGeneration: change.generation) } }
         switch change {
         case .add(let data, _):
-            try writeAtomically(data, to: path)
+            try CacheFile.writeAtomically(data, to: path, via: self.path(of: Self.temporaryPrefix + UUID().uuidString),
+                                          creating: directory)
         case .remove:
             unlink(path)
-        }
-    }
-
-    private func unstage(_ filename: String, ifGeneration generation: UInt64) {
-        staging.withLock { staged in
-            if staged[filename]?.generation == generation { staged[filename] = nil }
-        }
-    }
-
-    private func writeAtomically(_ data: Data, to path: String) throws {
-        let temporary = self.path(of: Self.temporaryPrefix + UUID().uuidString)
-        do {
-            try CacheFile.write(data, to: temporary)
-        } catch POSIXError.ENOENT {
-            // The folder was deleted under us: recreate it and try once more.
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try CacheFile.write(data, to: temporary)
-        }
-        do {
-            try CacheFile.move(temporary, to: path)
-        } catch {
-            unlink(temporary)
-            throw error
-        }
-    }
-
-    /// Sets the file's modification date to now: the cache's LRU access date.
-    private func touch(_ path: String) {
-        utimensat(AT_FDCWD, path, nil, 0)
-    }
-}
-
-extension DataCache.StagedChange {
-    var generation: UInt64 {
-        switch self {
-        case .add(_, let generation), .remove(let generation): generation
         }
     }
 }

@@ -8,17 +8,27 @@ import Foundation
 /// Temporary files older than an hour — left by a crash mid-write — are
 /// removed whatever the size.
 struct DataCacheSweep {
+    /// The cache's folder.
     let directory: URL
+    /// The sweep does nothing while the entries total at most this many bytes.
     let sizeLimit: Int
+    /// The total, in bytes, the sweep trims the entries down to.
     let targetSize: Int
 
+    /// A file in the cache's folder.
     struct Entry {
+        /// The file.
         let url: URL
+        /// Its size in bytes.
         let size: Int
+        /// Its modification date: the entry's last access.
         let accessDate: Date
+        /// Whether it is a temporary file of a write in progress (or of a crash).
         let isTemporary: Bool
     }
 
+    /// Removes stale temporary files, then, when the entries exceed
+    /// `sizeLimit`, the least recently used ones until `targetSize` is reached.
     func run() {
         var entries = Self.entries(in: directory)
         let staleTemporaryDate = Date(timeIntervalSinceNow: -3600)
@@ -50,5 +60,17 @@ struct DataCacheSweep {
             return Entry(url: url, size: Int(status.st_size), accessDate: modified,
                          isTemporary: name.hasPrefix(DataCache.temporaryPrefix))
         }
+    }
+}
+
+extension DataCacheSweep {
+    /// `interval` in whole milliseconds for Dispatch, at least 1 ms, saturating
+    /// (`.seconds(.max)` means "practically never", not an overflow trap).
+    static func dispatchInterval(_ interval: Duration) -> DispatchTimeInterval {
+        let (seconds, attoseconds) = interval.components
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return .milliseconds(.max) }
+        let (total, overflowAgain) = milliseconds.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        return .milliseconds(overflowAgain ? .max : max(1, Int(clamping: total)))
     }
 }
