@@ -19,11 +19,66 @@
 
 /// An image (libvips' VipsImage, a GObject); opaque here.
 typedef struct _VipsImage VipsImage;
+/// A reference-counted array of doubles (libvips' VipsArrayDouble, a VipsArea); opaque here.
+typedef struct _VipsArrayDouble VipsArrayDouble;
+/// The base of VipsArrayDouble and the other libvips boxed arrays; opaque here.
+typedef struct _VipsArea VipsArea;
 /// glib's GType.
 typedef size_t warmer_gtype;
+/// glib's gboolean (a gint).
+typedef int warmer_gboolean;
 
+/// The pixel format of one band; libvips 8.14's VipsBandFormat (image.h), values copied.
+typedef enum {
+    VIPS_FORMAT_NOTSET = -1,
+    VIPS_FORMAT_UCHAR = 0,
+    VIPS_FORMAT_CHAR = 1,
+    VIPS_FORMAT_USHORT = 2,
+    VIPS_FORMAT_SHORT = 3,
+    VIPS_FORMAT_UINT = 4,
+    VIPS_FORMAT_INT = 5,
+    VIPS_FORMAT_FLOAT = 6,
+    VIPS_FORMAT_COMPLEX = 7,
+    VIPS_FORMAT_DOUBLE = 8,
+    VIPS_FORMAT_DPCOMPLEX = 9,
+    VIPS_FORMAT_LAST = 10
+} VipsBandFormat;
+
+/// How pixel values are to be read; libvips 8.14's VipsInterpretation (image.h), values copied.
+typedef enum {
+    VIPS_INTERPRETATION_ERROR = -1,
+    VIPS_INTERPRETATION_MULTIBAND = 0,
+    VIPS_INTERPRETATION_B_W = 1,
+    VIPS_INTERPRETATION_HISTOGRAM = 10,
+    VIPS_INTERPRETATION_XYZ = 12,
+    VIPS_INTERPRETATION_LAB = 13,
+    VIPS_INTERPRETATION_CMYK = 15,
+    VIPS_INTERPRETATION_LABQ = 16,
+    VIPS_INTERPRETATION_RGB = 17,
+    VIPS_INTERPRETATION_CMC = 18,
+    VIPS_INTERPRETATION_LCH = 19,
+    VIPS_INTERPRETATION_LABS = 21,
+    VIPS_INTERPRETATION_sRGB = 22,
+    VIPS_INTERPRETATION_YXY = 23,
+    VIPS_INTERPRETATION_FOURIER = 24,
+    VIPS_INTERPRETATION_RGB16 = 25,
+    VIPS_INTERPRETATION_GREY16 = 26,
+    VIPS_INTERPRETATION_MATRIX = 27,
+    VIPS_INTERPRETATION_scRGB = 28,
+    VIPS_INTERPRETATION_HSV = 29,
+    VIPS_INTERPRETATION_LAST = 30
+} VipsInterpretation;
+
+// Values of enum-typed optional arguments, which travel through the variadic
+// option lists as ints.
 /// VIPS_ACCESS_SEQUENTIAL from VipsAccess: decode top to bottom, once.
 #define WARMER_VIPS_ACCESS_SEQUENTIAL 1
+/// VIPS_FAIL_ON_TRUNCATED from VipsFailOn: stop on truncated data (and worse), not on warnings.
+#define WARMER_VIPS_FAIL_ON_TRUNCATED 1
+/// VIPS_SIZE_DOWN from VipsSize: a thumbnail only ever shrinks.
+#define WARMER_VIPS_SIZE_DOWN 2
+/// VIPS_FOREIGN_HEIF_COMPRESSION_AV1 from VipsForeignHeifCompression: AVIF.
+#define WARMER_VIPS_HEIF_COMPRESSION_AV1 4
 
 /// The libvips (and glib) functions Warmer calls.
 typedef struct warmer_vips {
@@ -38,6 +93,46 @@ typedef struct warmer_vips {
     int (*image_get_height)(const VipsImage *image);
     warmer_gtype (*type_from_name)(const char *name);
     void (*object_unref)(void *object);
+
+    // Header fields (header.h, image.h).
+    int (*image_get_bands)(const VipsImage *image);
+    VipsBandFormat (*image_get_format)(const VipsImage *image);
+    VipsInterpretation (*image_get_interpretation)(const VipsImage *image);
+    int (*image_get_orientation)(VipsImage *image);
+    warmer_gboolean (*image_hasalpha)(VipsImage *image);
+    warmer_gtype (*image_get_typeof)(const VipsImage *image, const char *name);
+    VipsImage *(*image_copy_memory)(VipsImage *image);
+
+    // Loading and colour (resample.h, conversion.h, colour.h).
+    int (*thumbnail_buffer)(void *buf, size_t len, VipsImage **out, int width, ...);
+    int (*autorot)(VipsImage *in, VipsImage **out, ...);
+    int (*colourspace)(VipsImage *in, VipsImage **out, VipsInterpretation space, ...);
+    int (*icc_transform)(VipsImage *in, VipsImage **out, const char *output_profile, ...);
+    int (*cast)(VipsImage *in, VipsImage **out, VipsBandFormat format, ...);
+
+    // Processing (resample.h, conversion.h, convolution.h, arithmetic.h, create.h, draw.h).
+    int (*resize)(VipsImage *in, VipsImage **out, double scale, ...);
+    int (*extract_area)(VipsImage *in, VipsImage **out, int left, int top, int width, int height, ...);
+    int (*extract_band)(VipsImage *in, VipsImage **out, int band, ...);
+    int (*bandjoin2)(VipsImage *in1, VipsImage *in2, VipsImage **out, ...);
+    int (*premultiply)(VipsImage *in, VipsImage **out, ...);
+    int (*unpremultiply)(VipsImage *in, VipsImage **out, ...);
+    int (*flatten)(VipsImage *in, VipsImage **out, ...);
+    int (*gaussblur)(VipsImage *in, VipsImage **out, double sigma, ...);
+    int (*andimage)(VipsImage *left, VipsImage *right, VipsImage **out, ...);
+    int (*black)(VipsImage **out, int width, int height, ...);
+    int (*draw_rect)(VipsImage *image, double *ink, int n, int left, int top, int width, int height, ...);
+    int (*draw_circle)(VipsImage *image, double *ink, int n, int cx, int cy, int radius, ...);
+    int (*getpoint)(VipsImage *in, double **vector, int *n, int x, int y, ...);
+    VipsArrayDouble *(*array_double_new)(const double *array, int n);
+    void (*area_unref)(VipsArea *area);
+
+    // Saving (foreign.h) and glib's allocator.
+    int (*jpegsave_buffer)(VipsImage *in, void **buf, size_t *len, ...);
+    int (*pngsave_buffer)(VipsImage *in, void **buf, size_t *len, ...);
+    int (*webpsave_buffer)(VipsImage *in, void **buf, size_t *len, ...);
+    int (*heifsave_buffer)(VipsImage *in, void **buf, size_t *len, ...);
+    void (*g_free)(void *mem);
 } warmer_vips;
 
 /// Loads libvips and resolves every function above. Returns NULL when the
@@ -61,6 +156,38 @@ static inline const warmer_vips *warmer_vips_load(void) {
     WARMER_RESOLVE(image_get_height, "vips_image_get_height")
     WARMER_RESOLVE(type_from_name, "g_type_from_name")
     WARMER_RESOLVE(object_unref, "g_object_unref")
+    WARMER_RESOLVE(image_get_bands, "vips_image_get_bands")
+    WARMER_RESOLVE(image_get_format, "vips_image_get_format")
+    WARMER_RESOLVE(image_get_interpretation, "vips_image_get_interpretation")
+    WARMER_RESOLVE(image_get_orientation, "vips_image_get_orientation")
+    WARMER_RESOLVE(image_hasalpha, "vips_image_hasalpha")
+    WARMER_RESOLVE(image_get_typeof, "vips_image_get_typeof")
+    WARMER_RESOLVE(image_copy_memory, "vips_image_copy_memory")
+    WARMER_RESOLVE(thumbnail_buffer, "vips_thumbnail_buffer")
+    WARMER_RESOLVE(autorot, "vips_autorot")
+    WARMER_RESOLVE(colourspace, "vips_colourspace")
+    WARMER_RESOLVE(icc_transform, "vips_icc_transform")
+    WARMER_RESOLVE(cast, "vips_cast")
+    WARMER_RESOLVE(resize, "vips_resize")
+    WARMER_RESOLVE(extract_area, "vips_extract_area")
+    WARMER_RESOLVE(extract_band, "vips_extract_band")
+    WARMER_RESOLVE(bandjoin2, "vips_bandjoin2")
+    WARMER_RESOLVE(premultiply, "vips_premultiply")
+    WARMER_RESOLVE(unpremultiply, "vips_unpremultiply")
+    WARMER_RESOLVE(flatten, "vips_flatten")
+    WARMER_RESOLVE(gaussblur, "vips_gaussblur")
+    WARMER_RESOLVE(andimage, "vips_andimage")
+    WARMER_RESOLVE(black, "vips_black")
+    WARMER_RESOLVE(draw_rect, "vips_draw_rect")
+    WARMER_RESOLVE(draw_circle, "vips_draw_circle")
+    WARMER_RESOLVE(getpoint, "vips_getpoint")
+    WARMER_RESOLVE(array_double_new, "vips_array_double_new")
+    WARMER_RESOLVE(area_unref, "vips_area_unref")
+    WARMER_RESOLVE(jpegsave_buffer, "vips_jpegsave_buffer")
+    WARMER_RESOLVE(pngsave_buffer, "vips_pngsave_buffer")
+    WARMER_RESOLVE(webpsave_buffer, "vips_webpsave_buffer")
+    WARMER_RESOLVE(heifsave_buffer, "vips_heifsave_buffer")
+    WARMER_RESOLVE(g_free, "g_free")
 #undef WARMER_RESOLVE
     return vips;
 }
@@ -92,5 +219,151 @@ static inline int warmer_vips_height(const warmer_vips *vips, const VipsImage *i
 
 /// Releases a GObject reference (VipsImage and friends).
 static inline void warmer_vips_unref(const warmer_vips *vips, void *object) { vips->object_unref(object); }
+
+// ---- Header fields ----
+
+static inline int warmer_vips_bands(const warmer_vips *vips, const VipsImage *image) { return vips->image_get_bands(image); }
+static inline VipsBandFormat warmer_vips_format(const warmer_vips *vips, const VipsImage *image) { return vips->image_get_format(image); }
+static inline VipsInterpretation warmer_vips_interpretation(const warmer_vips *vips, const VipsImage *image) {
+    return vips->image_get_interpretation(image);
+}
+/// The EXIF orientation (1 to 8; 1 = upright) libvips read from the header.
+static inline int warmer_vips_orientation(const warmer_vips *vips, VipsImage *image) { return vips->image_get_orientation(image); }
+/// Non-zero when the last band is alpha.
+static inline int warmer_vips_has_alpha(const warmer_vips *vips, VipsImage *image) { return vips->image_hasalpha(image); }
+/// Non-zero when the image carries an embedded ICC profile.
+static inline int warmer_vips_has_icc_profile(const warmer_vips *vips, const VipsImage *image) {
+    return vips->image_get_typeof(image, "icc-profile-data") != 0;
+}
+
+/// Computes every pixel of `image` into one memory buffer and returns it as a
+/// new image (a new reference; `image` itself when it already is one). After
+/// this the result depends on nothing borrowed, and can be read any number of
+/// times from any thread. Returns NULL and sets the vips error buffer on failure.
+static inline VipsImage *warmer_vips_copy_memory(const warmer_vips *vips, VipsImage *image) {
+    return vips->image_copy_memory(image);
+}
+
+// ---- Decoding ----
+
+/// Opens an image from memory for one top-to-bottom decode that fails on
+/// truncated or corrupt data (fail_on=truncated) instead of padding with grey.
+/// Reads the header only; pixels are decoded when the image is computed. The
+/// image borrows `buf`.
+static inline VipsImage *warmer_vips_open_buffer_strict(const warmer_vips *vips, const void *buf, size_t len) {
+    return vips->image_new_from_buffer(buf, len, "",
+        "access", WARMER_VIPS_ACCESS_SEQUENTIAL, "fail_on", WARMER_VIPS_FAIL_ON_TRUNCATED, NULL);
+}
+
+/// Decodes a thumbnail whose width and height are at most `max_size`, using
+/// the loader's shrink-on-load; never upscales; rotates upright by EXIF
+/// orientation; fails on truncated data. The result borrows `buf` until computed.
+static inline int warmer_vips_thumbnail_buffer(const warmer_vips *vips, const void *buf, size_t len, VipsImage **out, int max_size) {
+    // libvips declares `void *buf` but only reads it. vips_thumbnail_buffer in
+    // 8.14 ignores its own "fail_on" argument (vips_thumbnail, the file
+    // variant, honours it), so fail_on also goes to the loader through
+    // "option_string", which does work.
+    return vips->thumbnail_buffer((void *)buf, len, out, max_size,
+        "height", max_size, "size", WARMER_VIPS_SIZE_DOWN, "fail_on", WARMER_VIPS_FAIL_ON_TRUNCATED,
+        "option_string", "fail_on=truncated", NULL);
+}
+
+/// Rotates (and flips) upright by the EXIF orientation, and clears the tag.
+static inline int warmer_vips_autorot(const warmer_vips *vips, VipsImage *in, VipsImage **out) { return vips->autorot(in, out, NULL); }
+static inline int warmer_vips_colourspace(const warmer_vips *vips, VipsImage *in, VipsImage **out, VipsInterpretation space) {
+    return vips->colourspace(in, out, space, NULL);
+}
+/// Converts to 8-bit sRGB through the embedded ICC profile.
+static inline int warmer_vips_icc_to_srgb(const warmer_vips *vips, VipsImage *in, VipsImage **out) {
+    return vips->icc_transform(in, out, "srgb", "embedded", 1, NULL);
+}
+static inline int warmer_vips_cast(const warmer_vips *vips, VipsImage *in, VipsImage **out, VipsBandFormat format) {
+    return vips->cast(in, out, format, NULL);
+}
+
+// ---- Processing ----
+
+/// Resizes by `hscale` horizontally and `vscale` vertically (lanczos3).
+static inline int warmer_vips_resize(const warmer_vips *vips, VipsImage *in, VipsImage **out, double hscale, double vscale) {
+    return vips->resize(in, out, hscale, "vscale", vscale, NULL);
+}
+static inline int warmer_vips_extract_area(const warmer_vips *vips, VipsImage *in, VipsImage **out, int left, int top, int width, int height) {
+    return vips->extract_area(in, out, left, top, width, height, NULL);
+}
+/// Bands `band` to `band + count - 1`.
+static inline int warmer_vips_extract_bands(const warmer_vips *vips, VipsImage *in, VipsImage **out, int band, int count) {
+    return vips->extract_band(in, out, band, "n", count, NULL);
+}
+static inline int warmer_vips_bandjoin2(const warmer_vips *vips, VipsImage *in1, VipsImage *in2, VipsImage **out) {
+    return vips->bandjoin2(in1, in2, out, NULL);
+}
+static inline int warmer_vips_premultiply(const warmer_vips *vips, VipsImage *in, VipsImage **out) { return vips->premultiply(in, out, NULL); }
+static inline int warmer_vips_unpremultiply(const warmer_vips *vips, VipsImage *in, VipsImage **out) { return vips->unpremultiply(in, out, NULL); }
+/// Removes the alpha band by compositing onto white.
+static inline int warmer_vips_flatten_white(const warmer_vips *vips, VipsImage *in, VipsImage **out) {
+    double white[1] = { 255.0 };
+    VipsArrayDouble *background = vips->array_double_new(white, 1);
+    if (background == NULL) return -1;
+    int result = vips->flatten(in, out, "background", background, NULL);
+    vips->area_unref((VipsArea *)background);
+    return result;
+}
+static inline int warmer_vips_gaussblur(const warmer_vips *vips, VipsImage *in, VipsImage **out, double sigma) {
+    return vips->gaussblur(in, out, sigma, NULL);
+}
+/// Bitwise AND of two images, pixel by pixel.
+static inline int warmer_vips_and(const warmer_vips *vips, VipsImage *left, VipsImage *right, VipsImage **out) {
+    return vips->andimage(left, right, out, NULL);
+}
+/// A one-band 8-bit image of zeros.
+static inline int warmer_vips_black(const warmer_vips *vips, VipsImage **out, int width, int height) {
+    return vips->black(out, width, height, NULL);
+}
+/// Fills a rectangle of a one-band memory image with `value`, in place.
+static inline int warmer_vips_fill_rect(const warmer_vips *vips, VipsImage *image, double value, int left, int top, int width, int height) {
+    double ink[1] = { value };
+    return vips->draw_rect(image, ink, 1, left, top, width, height, "fill", 1, NULL);
+}
+/// Fills a disc of a one-band memory image with `value`, in place.
+static inline int warmer_vips_fill_circle(const warmer_vips *vips, VipsImage *image, double value, int cx, int cy, int radius) {
+    double ink[1] = { value };
+    return vips->draw_circle(image, ink, 1, cx, cy, radius, "fill", 1, NULL);
+}
+/// Reads the pixel at (x, y) into `values` (at most `capacity` bands).
+/// Returns the number of bands, or -1 and sets the vips error buffer.
+static inline int warmer_vips_getpoint(const warmer_vips *vips, VipsImage *in, int x, int y, double *values, int capacity) {
+    double *vector = NULL;
+    int n = 0;
+    if (vips->getpoint(in, &vector, &n, x, y, NULL) != 0) return -1;
+    for (int i = 0; i < n && i < capacity; i++) values[i] = vector[i];
+    vips->g_free(vector);
+    return n;
+}
+
+// ---- Encoding ----
+// `quality` 0 keeps libvips' default. Each saver strips metadata (EXIF, ICC,
+// XMP): decoding already converted the pixels to sRGB. The output buffer is
+// allocated by glib: release it with warmer_vips_free.
+
+static inline int warmer_vips_jpegsave(const warmer_vips *vips, VipsImage *in, void **buf, size_t *len, int quality) {
+    if (quality > 0) return vips->jpegsave_buffer(in, buf, len, "Q", quality, "strip", 1, "optimize_coding", 1, NULL);
+    return vips->jpegsave_buffer(in, buf, len, "strip", 1, "optimize_coding", 1, NULL);
+}
+static inline int warmer_vips_pngsave(const warmer_vips *vips, VipsImage *in, void **buf, size_t *len) {
+    return vips->pngsave_buffer(in, buf, len, "strip", 1, NULL);
+}
+static inline int warmer_vips_webpsave(const warmer_vips *vips, VipsImage *in, void **buf, size_t *len, int quality) {
+    if (quality > 0) return vips->webpsave_buffer(in, buf, len, "Q", quality, "strip", 1, NULL);
+    return vips->webpsave_buffer(in, buf, len, "strip", 1, NULL);
+}
+/// AVIF: HEIF with AV1 compression (libheif's AV1 encoder, aom on Debian).
+static inline int warmer_vips_avifsave(const warmer_vips *vips, VipsImage *in, void **buf, size_t *len, int quality) {
+    if (quality > 0) {
+        return vips->heifsave_buffer(in, buf, len, "compression", WARMER_VIPS_HEIF_COMPRESSION_AV1, "Q", quality, "strip", 1, NULL);
+    }
+    return vips->heifsave_buffer(in, buf, len, "compression", WARMER_VIPS_HEIF_COMPRESSION_AV1, "strip", 1, NULL);
+}
+/// Releases memory glib allocated (a saver's output buffer).
+static inline void warmer_vips_free(const warmer_vips *vips, void *mem) { vips->g_free(mem); }
 
 #endif

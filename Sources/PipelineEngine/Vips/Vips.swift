@@ -42,5 +42,38 @@ struct Vips: @unchecked Sendable {
 
 /// libvips could not be loaded or initialised.
 struct VipsUnavailable: Error, Sendable {
+    /// Why, for people.
     let reason: String
+}
+
+extension Vips {
+    /// Runs a libvips call that writes one new image to its `out` argument,
+    /// and takes ownership of that image.
+    /// - Throws: `VipsFailure` with libvips' (cleared) error text when the call fails.
+    func making(_ operation: (UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws(VipsFailure) -> VipsImageHandle {
+        var out: OpaquePointer?
+        let status = operation(&out)
+        guard status == 0, let out else {
+            if let out { warmer_vips_unref(table, UnsafeMutableRawPointer(out)) }
+            throw VipsFailure(message: takeError())
+        }
+        return VipsImageHandle(taking: out, vips: self)
+    }
+
+    /// The loaded libvips.
+    /// - Throws: `ImageProcessingError.libvipsUnavailable` when it cannot be loaded.
+    static func loaded() throws(ImageProcessingError) -> Vips {
+        switch shared {
+        case .success(let vips): vips
+        case .failure(let error): throw .libvipsUnavailable(error.reason)
+        }
+    }
+}
+
+/// A libvips step failed, or was asked something impossible; `message` says
+/// why (libvips' error text, already cleared from its buffer, for a failed call).
+/// `ImageCodec` turns it into the `ImageProcessingError` of its stage.
+struct VipsFailure: Error, Sendable {
+    /// Why the step failed.
+    let message: String
 }

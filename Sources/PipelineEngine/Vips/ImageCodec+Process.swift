@@ -1,0 +1,74 @@
+import CVips
+
+extension ImageCodec {
+    /// Applies one processor, returning a new materialised image (or `image`
+    /// itself when the processor leaves it unchanged). `image` is not modified
+    /// and may be processed by other threads at the same time.
+    /// - Throws: `processingFailed` with the processor's identifier.
+    static func process(_ image: DecodedImage, with processor: ImageProcessor) throws(ImageProcessingError) -> DecodedImage {
+        let source = image.handle
+        do {
+            let result: VipsImageHandle?
+            switch processor {
+            case .resize(let resize): result = try resized(source, resize)
+            case .gaussianBlur(let radius): result = try blurred(source, radius: radius)
+            case .circle: result = try circle(source)
+            case .roundedCorners(let radius): result = try roundedCorners(source, radius: radius)
+            }
+            guard let result else { return image }
+            return DecodedImage(materialised: try result.materialised())
+        } catch {
+            throw .processingFailed(processor: processor.identifier, reason: error.message)
+        }
+    }
+
+    /// `image` scaled (and cropped) as `resize` says, or nil when that changes nothing.
+    private static func resized(_ image: VipsImageHandle, _ resize: ImageProcessor.Resize) throws(VipsFailure) -> VipsImageHandle? {
+        guard let plan = ResizePlan(resize, width: image.width, height: image.height) else {
+            throw VipsFailure(message: "a resize needs a width or a height")
+        }
+        if plan.isIdentity(width: image.width, height: image.height) { return nil }
+        let vips = image.vips
+        var result = image
+        if plan.scaledWidth != image.width || plan.scaledHeight != image.height {
+            let hscale = Double(plan.scaledWidth) / Double(image.width)
+            let vscale = Double(plan.scaledHeight) / Double(image.height)
+            result = try withPremultipliedAlpha(image) { source throws(VipsFailure) in
+                try vips.making { warmer_vips_resize(vips.table, source.pointer, $0, hscale, vscale) }
+            }
+        }
+        if let crop = plan.crop {
+            let source = result
+            result = try vips.making {
+                warmer_vips_extract_area(
+                    vips.table, source.pointer, $0,
+                    Int32(crop.left), Int32(crop.top), Int32(crop.width), Int32(crop.height))
+            }
+        }
+        return result
+    }
+
+    /// `image` blurred with a Gaussian of sigma `radius`, or nil for radius 0.
+    private static func blurred(_ image: VipsImageHandle, radius: Double) throws(VipsFailure) -> VipsImageHandle? {
+        guard radius.isFinite, radius >= 0 else { throw VipsFailure(message: "the radius must be a finite number ≥ 0, not \(radius)") }
+        if radius == 0 { return nil }
+        let vips = image.vips
+        return try withPremultipliedAlpha(image) { source throws(VipsFailure) in
+            try vips.making { warmer_vips_gaussblur(vips.table, source.pointer, $0, radius) }
+        }
+    }
+
+    /// Runs a filter that mixes neighbouring pixels on `image` with its colour
+    /// premultiplied by alpha, so transparent pixels' colour does not bleed
+    /// into visible ones; returns 8-bit values. Images without alpha pass straight through.
+    private static func withPremultipliedAlpha(
+        _ image: VipsImageHandle, _ filter: (VipsImageHandle) throws(VipsFailure) -> VipsImageHandle
+    ) throws(VipsFailure) -> VipsImageHandle {
+        guard image.hasAlpha else { return try filter(image) }
+        let vips = image.vips
+        let premultiplied = try vips.making { warmer_vips_premultiply(vips.table, image.pointer, $0) }
+        let filtered = try filter(premultiplied)
+        let unpremultiplied = try vips.making { warmer_vips_unpremultiply(vips.table, filtered.pointer, $0) }
+        return try vips.making { warmer_vips_cast(vips.table, unpremultiplied.pointer, $0, VIPS_FORMAT_UCHAR) }
+    }
+}

@@ -1,0 +1,103 @@
+import CVips
+import Foundation
+
+/// Decoding, processing and encoding with libvips.
+///
+/// Every function is synchronous and blocks while libvips computes: call them
+/// from dedicated threads, never from Swift's cooperative pool. Every image
+/// they return is materialised (computed into memory), so it may feed several
+/// processors or encoders at once, from several threads.
+///
+/// Errors read and clear libvips' error buffer. That buffer is one per
+/// process, so when two threads fail at the same moment a message may mix
+/// both failures' texts; the error case is always right.
+enum ImageCodec {
+    /// Decodes encoded image data.
+    ///
+    /// Before decoding a single pixel, refuses data whose loader is not in
+    /// `limits.allowedLoaders` (`unsupportedFormat`) and images whose header
+    /// announces more than `limits.maxPixelCount` pixels (`tooManyPixels`).
+    /// Truncated or corrupt data fails with `decodingFailed` (libvips
+    /// `fail_on=truncated`) instead of coming back padded with grey.
+    ///
+    /// The result is upright (EXIF orientation applied), 8-bit sRGB or grey
+    /// (CMYK, 16-bit and ICC-profiled images are converted), with alpha when
+    /// the source had it. With `thumbnail`, it is decoded by shrink-on-load to
+    /// a longest side of at most `thumbnail.maxPixelSize`.
+    ///
+    /// `data` is needed only during the call.
+    static func decode(
+        _ data: Data, thumbnail: ThumbnailOptions? = nil, limits: ImageLimits = .default
+    ) throws(ImageProcessingError) -> DecodedImage {
+        let vips = try Vips.loaded()
+        // libvips borrows the bytes: everything up to materialisation happens
+        // while `withUnsafeBytes` keeps them alive.
+        let result: Result<DecodedImage, ImageProcessingError> = data.withUnsafeBytes { buffer in
+            guard let base = buffer.baseAddress, !buffer.isEmpty else {
+                return .failure(.unsupportedFormat(loader: ImageProcessingError.unrecognisedLoader))
+            }
+            do throws(ImageProcessingError) {
+                return .success(try decode(base, count: buffer.count, thumbnail: thumbnail, limits: limits, vips: vips))
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    /// `decode(_:thumbnail:limits:)` on borrowed bytes.
+    private static func decode(
+        _ base: UnsafeRawPointer, count: Int, thumbnail: ThumbnailOptions?, limits: ImageLimits, vips: Vips
+    ) throws(ImageProcessingError) -> DecodedImage {
+        let loader = try allowedLoader(of: base, count: count, limits: limits, vips: vips)
+        // Header only: sequential access decodes nothing until pixels are asked for.
+        guard let opened = warmer_vips_open_buffer_strict(vips.table, base, count) else {
+            throw .decodingFailed("\(loader): \(vips.takeError())")
+        }
+        let header = VipsImageHandle(taking: opened, vips: vips)
+        let (width, height) = (header.width, header.height)
+        guard width > 0, height > 0 else { throw .decodingFailed("\(loader): empty image \(width)×\(height)") }
+        let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
+        guard !overflow, pixels <= limits.maxPixelCount else {
+            throw .tooManyPixels(width: width, height: height, limit: limits.maxPixelCount)
+        }
+
+        do {
+            if let thumbnail {
+                let size = Int32(min(thumbnail.maxPixelSize, 10_000_000))  // libvips' own maximum
+                // A second, independent load: shrink-on-load needs to drive the loader itself.
+                let shrunk = try vips.making { warmer_vips_thumbnail_buffer(vips.table, base, count, $0, size) }
+                // vips_thumbnail already rotated upright and applied the ICC profile.
+                return DecodedImage(materialised: try normalised(shrunk, applyICCProfile: false).materialised())
+            }
+            // Computing the sequential pipeline once, top to bottom, decodes
+            // every pixel; failures (truncation) surface here.
+            let decoded = try normalised(header, applyICCProfile: true).materialised()
+            return DecodedImage(materialised: try upright(decoded))
+        } catch {
+            throw .decodingFailed("\(loader): \(error.message)")
+        }
+    }
+
+    /// The nickname of the loader libvips would use for the bytes, if `limits` allows it.
+    private static func allowedLoader(
+        of base: UnsafeRawPointer, count: Int, limits: ImageLimits, vips: Vips
+    ) throws(ImageProcessingError) -> String {
+        guard let type = warmer_vips_find_loader(vips.table, base, count) else {
+            _ = vips.takeError()  // "buffer is not in a known format"
+            throw .unsupportedFormat(loader: ImageProcessingError.unrecognisedLoader)
+        }
+        let loader = vips.nickname(ofType: type)
+        guard limits.allowedLoaders.contains(loader) else { throw .unsupportedFormat(loader: loader) }
+        return loader
+    }
+
+    /// `image` rotated and flipped upright by its EXIF orientation, materialised.
+    /// Works on a materialised image: rotating needs random access, which a
+    /// sequential decode cannot give.
+    private static func upright(_ image: VipsImageHandle) throws(VipsFailure) -> VipsImageHandle {
+        guard (2...8).contains(image.orientation) else { return image }
+        let vips = image.vips
+        return try vips.making { warmer_vips_autorot(vips.table, image.pointer, $0) }.materialised()
+    }
+}

@@ -1,0 +1,80 @@
+import CVips
+
+/// One owned reference to a libvips image (`VipsImage*`), released with
+/// `g_object_unref` when the handle goes away.
+///
+/// libvips images are lazy: a handle may stand for a pipeline that has not
+/// computed a pixel yet and may borrow a caller's buffer. Such handles stay
+/// local to the `ImageCodec` function that built them. Only materialised
+/// handles (see `materialised()`) leave it, inside a `DecodedImage`.
+final class VipsImageHandle: @unchecked Sendable {
+    // @unchecked: the handle's only state is an immutable pointer. The handles
+    // that cross threads are materialised images (DecodedImage guarantees it):
+    // their pixels sit in one memory buffer nobody writes again, and libvips is
+    // thread-safe for building new pipelines from (and reading) such an image.
+    // Lazy handles never leave the thread that built them.
+
+    /// The owned `VipsImage*`.
+    let pointer: OpaquePointer
+    /// The libvips that made it.
+    let vips: Vips
+
+    /// Takes ownership of one reference to `pointer`.
+    init(taking pointer: OpaquePointer, vips: Vips) {
+        self.pointer = pointer
+        self.vips = vips
+    }
+
+    deinit {
+        warmer_vips_unref(vips.table, UnsafeMutableRawPointer(pointer))
+    }
+
+    /// Width in pixels.
+    var width: Int { Int(warmer_vips_width(vips.table, pointer)) }
+    /// Height in pixels.
+    var height: Int { Int(warmer_vips_height(vips.table, pointer)) }
+    /// Number of bands (channels), alpha included.
+    var bands: Int { Int(warmer_vips_bands(vips.table, pointer)) }
+    /// The format of each band's values.
+    var format: VipsBandFormat { warmer_vips_format(vips.table, pointer) }
+    /// How the bands are to be read (sRGB, B_W, CMYK…).
+    var interpretation: VipsInterpretation { warmer_vips_interpretation(vips.table, pointer) }
+    /// Whether the last band is alpha.
+    var hasAlpha: Bool { warmer_vips_has_alpha(vips.table, pointer) != 0 }
+    /// The EXIF orientation, 1 (upright) to 8.
+    var orientation: Int { Int(warmer_vips_orientation(vips.table, pointer)) }
+    /// Whether an ICC profile is embedded.
+    var hasICCProfile: Bool { warmer_vips_has_icc_profile(vips.table, pointer) != 0 }
+
+    /// Bytes one value of one band takes.
+    var bytesPerBand: Int {
+        switch format {
+        case VIPS_FORMAT_UCHAR, VIPS_FORMAT_CHAR: 1
+        case VIPS_FORMAT_USHORT, VIPS_FORMAT_SHORT: 2
+        case VIPS_FORMAT_UINT, VIPS_FORMAT_INT, VIPS_FORMAT_FLOAT: 4
+        case VIPS_FORMAT_COMPLEX, VIPS_FORMAT_DOUBLE: 8
+        case VIPS_FORMAT_DPCOMPLEX: 16
+        default: 1
+        }
+    }
+
+    /// Computes every pixel into memory and returns the resulting image: it
+    /// borrows nothing, and any number of threads may read it or build on it.
+    /// An image that already is in memory comes back as a new reference to itself.
+    func materialised() throws(VipsFailure) -> VipsImageHandle {
+        guard let copy = warmer_vips_copy_memory(vips.table, pointer) else {
+            throw VipsFailure(message: vips.takeError())
+        }
+        return VipsImageHandle(taking: copy, vips: vips)
+    }
+
+    /// The band values of the pixel at (`x`, `y`).
+    func pixel(x: Int, y: Int) throws(VipsFailure) -> [Double] {
+        var values = [Double](repeating: 0, count: 16)
+        let count = values.withUnsafeMutableBufferPointer { buffer in
+            warmer_vips_getpoint(vips.table, pointer, Int32(x), Int32(y), buffer.baseAddress, Int32(buffer.count))
+        }
+        guard count >= 0 else { throw VipsFailure(message: vips.takeError()) }
+        return Array(values.prefix(Int(count)))
+    }
+}

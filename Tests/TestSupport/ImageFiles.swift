@@ -1,0 +1,97 @@
+import Foundation
+
+/// Real image files generated with the `vips` command in a temporary folder
+/// of their own: for imaging tests that need no nginx origin. The folder is
+/// removed when the `ImageFiles` goes away.
+public final class ImageFiles: Sendable {
+    /// The folder the files are written to.
+    public let directory: URL
+
+    /// A fresh, empty folder for images.
+    public init() throws {
+        directory = try TestEnvironment.temporaryDirectory("warmer-images")
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// Generates a noise image (noise keeps encoded files large and makes
+    /// every pixel different from its neighbours) and returns its bytes.
+    ///
+    /// - Parameters:
+    ///   - format: the file extension `vips` picks the saver by: `jpg`, `png`,
+    ///     `webp`, `gif`, `avif`, `tif`…
+    ///   - alpha: add an opaque alpha band (RGBA).
+    ///   - grey: one grey band instead of RGB.
+    ///   - colourspace: convert to this libvips interpretation before saving,
+    ///     e.g. `cmyk` or `rgb16` (a 16-bit PNG).
+    ///   - saveOptions: saver options in libvips' syntax, e.g. `[Q=90]`.
+    public func make(
+        width: Int, height: Int, format: String = "jpg", alpha: Bool = false, grey: Bool = false,
+        colourspace: String? = nil, saveOptions: String = ""
+    ) throws -> Data {
+        let name = UUID().uuidString.prefix(8)
+        func step(_ label: String) -> String { directory.appendingPathComponent(".\(name)-\(label).v").path }
+        var source = step("noise")
+        try Origin.run("vips", ["gaussnoise", source, String(width), String(height), "--sigma", "60", "--mean", "128"])
+        if !grey {
+            try Origin.run("vips", ["colourspace", source, step("srgb"), "srgb"])
+            source = step("srgb")
+        }
+        try Origin.run("vips", ["cast", source, step("uchar"), "uchar"])
+        source = step("uchar")
+        if alpha {
+            try Origin.run("vips", ["bandjoin_const", source, step("alpha"), "255"])
+            source = step("alpha")
+        }
+        if let colourspace {
+            try Origin.run("vips", ["colourspace", source, step("converted"), colourspace])
+            source = step("converted")
+        }
+        let file = directory.appendingPathComponent("\(name).\(format)")
+        try Origin.run("vips", ["copy", source, file.path + saveOptions])
+        return try Data(contentsOf: file)
+    }
+
+    /// `jpeg` (as written by libvips, which always stores an EXIF orientation
+    /// of 1) with its EXIF orientation tag set to `orientation` (1…8), or nil
+    /// when the tag is not found.
+    public static func settingJPEGOrientation(_ jpeg: Data, to orientation: UInt8) -> Data? {
+        // Tag 0x0112, type SHORT, count 1, value 1, little-endian ("II") TIFF.
+        let tag: [UInt8] = [0x12, 0x01, 0x03, 0x00, 0x01, 0x00, 0x00, 0x00, 0x01, 0x00]
+        let bytes = [UInt8](jpeg.prefix(4096))
+        guard bytes.count >= tag.count,
+              let start = (0...(bytes.count - tag.count)).first(where: { Array(bytes[$0..<($0 + tag.count)]) == tag })
+        else { return nil }
+        var patched = jpeg
+        patched[patched.startIndex + start + 8] = orientation
+        return patched
+    }
+
+    /// A PNG whose header announces `width`×`height` 8-bit RGB pixels,
+    /// followed by a few bytes of meaningless image data: a valid header at
+    /// no cost, for decompression-bomb checks. Decoding its pixels would fail.
+    public static func pngHeader(width: UInt32, height: UInt32) -> Data {
+        func bigEndian(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8((value >> $0) & 0xff) } }
+        func chunk(_ type: String, _ body: [UInt8]) -> [UInt8] {
+            let typed = Array(type.utf8) + body
+            return bigEndian(UInt32(body.count)) + typed + bigEndian(crc32(typed))
+        }
+        let signature: [UInt8] = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+        // bit depth 8, colour type 2 (RGB), deflate, adaptive filtering, no interlace
+        let header = bigEndian(width) + bigEndian(height) + [8, 2, 0, 0, 0]
+        let data: [UInt8] = [0x78, 0x9c, 0x01, 0x02, 0x03, 0x04]
+        return Data(signature + chunk("IHDR", header) + chunk("IDAT", data) + chunk("IEND", []))
+    }
+
+    /// The CRC-32 PNG chunks end with.
+    static func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xffff_ffff
+        for byte in bytes {
+            crc ^= UInt32(byte)
+            for _ in 0..<8 { crc = (crc & 1) != 0 ? (crc >> 1) ^ 0xedb8_8320 : crc >> 1 }
+        }
+        return ~crc
+    }
+}
