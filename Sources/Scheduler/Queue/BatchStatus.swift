@@ -24,6 +24,8 @@ public struct BatchStatus: Sendable, Hashable, Codable {
     public let priority: String?
     /// The destination the batch was enqueued with.
     public let destination: String?
+    /// The processing spec the batch was enqueued with; `nil` when empty.
+    public let processing: String?
 
     init?(fields: [String: String]) {
         guard let id = fields["id"], let total = fields["total"].flatMap({ Int($0) }) else { return nil }
@@ -39,6 +41,7 @@ public struct BatchStatus: Sendable, Hashable, Codable {
         createdAt = fields["createdAt"].flatMap { Int64($0) }
         priority = fields["priority"]
         destination = fields["destination"]
+        processing = fields["processing"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// Jobs that ended, in any way.

@@ -10,18 +10,23 @@ public struct Job: Sendable, Hashable {
     public let priority: String
     /// The destination, as enqueued.
     public let destination: String
+    /// How to process the image for the `processed` destination, as enqueued
+    /// (a spec such as `thumbnail=320&format=webp`, see docs/wire-format.md;
+    /// validated by the worker, not the queue); empty for none.
+    public let processing: String
     /// 1 for the first attempt.
     public let attempt: Int
     /// Proves this worker holds the lease; finishing with a stale token fails.
     public let leaseToken: String
 
     /// Creates a job (the queue does this when claiming).
-    public init(id: String, url: String, batchID: String, priority: String, destination: String, attempt: Int, leaseToken: String) {
+    public init(id: String, url: String, batchID: String, priority: String, destination: String, processing: String = "", attempt: Int, leaseToken: String) {
         self.id = id
         self.url = url
         self.batchID = batchID
         self.priority = priority
         self.destination = destination
+        self.processing = processing
         self.attempt = attempt
         self.leaseToken = leaseToken
     }

@@ -43,7 +43,8 @@ public final class JobQueue: Sendable {
     ///
     /// - Parameter batchID: a batch to create or append to; a new random id when `nil`.
     public func enqueue(
-        urls: [String], priority: JobPriority = .normal, destination: JobDestination = .disk, batchID: String? = nil
+        urls: [String], priority: JobPriority = .normal, destination: JobDestination = .disk,
+        processing: String = "", batchID: String? = nil
     ) async throws(SchedulerError) -> String {
         guard !urls.isEmpty else { throw .emptyBatch }
         let batch = batchID ?? Self.makeBatchID()
@@ -53,7 +54,7 @@ public final class JobQueue: Sendable {
             let end = min(start + configuration.enqueueChunkSize, urls.count)
             let arguments = [
                 keys.prefix, batch, priority.rawValue, String(priority.band), destination.rawValue,
-                isFirstChunk ? String(urls.count) : "0",
+                isFirstChunk ? String(urls.count) : "0", processing,
             ] + urls[start..<end]
             try await run(enqueueScript, keys: [keys.queue, keys.sequence, keys.wake, keys.batches], arguments: arguments)
             isFirstChunk = false
@@ -83,9 +84,9 @@ public final class JobQueue: Sendable {
     private static func jobs(in reply: RedisReply) -> [Job] {
         reply.array.compactMap { entry in
             let fields = entry.array.map { $0.string ?? "" }
-            guard fields.count == 7 else { return nil }
+            guard fields.count == 8 else { return nil }
             return Job(id: fields[0], url: fields[1], batchID: fields[2], priority: fields[3],
-                       destination: fields[4], attempt: Int(fields[5]) ?? 1, leaseToken: fields[6])
+                       destination: fields[4], processing: fields[7], attempt: Int(fields[5]) ?? 1, leaseToken: fields[6])
         }
     }
 

@@ -5,7 +5,8 @@
 /// jobs in priority order. Each claimed job gets a fresh lease token (worker
 /// id + claim number) and a lease deadline. When jobs remain queued, it
 /// leaves the wake marker so that another idle worker wakes too. It returns
-/// an array of [id, url, batch, priority, destination, attempt, token].
+/// an array of [id, url, batch, priority, destination, attempt, token,
+/// processing].
 let claimFunctions = #"""
 local function now()
   local time = redis.call('TIME')
@@ -31,12 +32,13 @@ local function claimJobs(prefix, queueKey, leasesKey, wakeKey, count, worker, le
   for i = 1, #popped, 2 do
     local id = popped[i]
     local jobKey = prefix .. 'job:' .. id
-    local fields = redis.call('HMGET', jobKey, 'url', 'batch', 'priority', 'destination')
+    local fields = redis.call('HMGET', jobKey, 'url', 'batch', 'priority', 'destination', 'processing')
     local attempt = redis.call('HINCRBY', jobKey, 'attempts', 1)
     local token = worker .. '/' .. redis.call('HINCRBY', jobKey, 'claims', 1)
     redis.call('HSET', jobKey, 'state', 'active', 'worker', worker, 'lease', token, 'claimedAt', at)
     redis.call('ZADD', leasesKey, at + leaseMs, id)
-    claimed[#claimed + 1] = { id, fields[1] or '', fields[2] or '', fields[3] or '', fields[4] or '', attempt, token }
+    claimed[#claimed + 1] = { id, fields[1] or '', fields[2] or '', fields[3] or '', fields[4] or '', attempt, token,
+      fields[5] or '' }
   end
 
   if redis.call('ZCARD', queueKey) > 0 then
