@@ -62,6 +62,19 @@ public enum Origin {
         }
     }
 
+    /// The file names among `urls` in the order nginx logged their requests
+    /// (nginx logs a request when it ends).
+    public static func loggedOrder(of urls: [URL]) throws -> [String] {
+        let names = Set(urls.map { $0.lastPathComponent })
+        let log = try String(contentsOf: TestEnvironment.originLog(), encoding: .utf8)
+        return log.split(separator: "\n").compactMap { line -> String? in
+            let fields = line.split(separator: " ")
+            guard fields.count >= 2 else { return nil }
+            let name = String(fields[1].split(separator: "/").last ?? "")
+            return names.contains(name) ? name : nil
+        }
+    }
+
     /// Runs a command and fails with its standard error when it exits non-zero.
     static func run(_ command: String, _ arguments: [String]) throws {
         let process = Process()

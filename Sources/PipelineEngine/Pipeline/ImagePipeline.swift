@@ -1,147 +1,195 @@
 import Foundation
 import Synchronization
 
-/// Loads image requests through the caches and the network.
+/// Loads image requests through the caches, the network and libvips.
 ///
-/// The façade of PipelineEngine, after Nuke's `ImagePipeline`. This version
-/// covers the data path: look in the disk cache, otherwise download (one
-/// download however many tasks ask for the same URL at once) and store the
-/// data in the disk cache. Every task reports its lifecycle through
-/// `ImageTask.events`.
+/// The façade of PipelineEngine, after Nuke's `ImagePipeline`. Every call
+/// returns an `ImageTask` at once; the work runs in a graph of shared tasks
+/// (see `PipelineTask`):
+///
+/// ```
+/// loadImage([p1, p2]) ─▶ encode? ─▶ image [p1,p2] ─▶ image [p1] ─▶ image [] ─▶ data (URL)
+///                                   memory, disk      memory, disk  memory, disk   disk, network
+/// ```
+///
+/// Each level first looks in the memory cache, then on disk, under its own
+/// key, so `[p1]` already in memory serves `[p1, p2]` with one processing step
+/// and no download. Identical levels of concurrent requests are one task.
+/// Downloads, disk reads, decodes, processing steps and encodes each run on
+/// their own `WorkQueue`, in priority order; libvips work runs on the queues'
+/// dedicated threads, never on Swift's cooperative pool.
 public final class ImagePipeline: Sendable {
-    /// The pipeline's parts and policies.
-    public struct Configuration: Sendable {
-        /// Downloads data.
-        public var dataLoader: DataLoader
-        /// The disk cache; `nil` disables disk caching.
-        public var dataCache: DataCache?
-        /// Whether identical work is shared between tasks. Default: true.
-        public var isTaskCoalescingEnabled = true
-
-        /// Creates a configuration.
-        public init(dataLoader: DataLoader = DataLoader(), dataCache: DataCache?) {
-            self.dataLoader = dataLoader
-            self.dataCache = dataCache
-        }
-    }
-
     /// The configuration the pipeline was created with.
     public let configuration: Configuration
-    private let dataFetches: WorkPool<String, FetchedData>
+    /// Direct access to every cache layer.
+    public let cache: Cache
+    /// Work done so far, by stage.
+    public let counters = PipelineCounters()
+
+    let queues: StageQueues
+    let dataTasks: TaskPool<DataLoadKey, LoadedData>
+    let imageTasks: TaskPool<ImageLoadKey, LoadedImage>
+    let encodeTasks: TaskPool<ImageLoadKey, LoadedImage>
     private let nextTaskID = Atomic<UInt64>(0)
 
     /// Creates a pipeline.
     public init(configuration: Configuration) {
         self.configuration = configuration
-        self.dataFetches = WorkPool(isCoalescingEnabled: configuration.isTaskCoalescingEnabled)
+        self.cache = Cache(dataCache: configuration.dataCache, imageCache: configuration.imageCache)
+        self.queues = StageQueues(configuration.concurrency)
+        let coalescing = configuration.isTaskCoalescingEnabled
+        self.dataTasks = TaskPool(isCoalescingEnabled: coalescing)
+        self.imageTasks = TaskPool(isCoalescingEnabled: coalescing)
+        self.encodeTasks = TaskPool(isCoalescingEnabled: coalescing)
     }
 
-    /// The disk cache, for direct access (contains, get, store, remove).
-    public var cache: DataCache? { configuration.dataCache }
+    /// Live shared downloads (for tests and metrics).
+    var activeDataFetchCount: Int { dataTasks.count }
 
-    /// Downloads being shared right now (for tests and metrics).
-    var activeDataFetchCount: Int { dataFetches.count }
+    // MARK: Data
 
-    /// Loads the request's data: from the disk cache, else from the network
-    /// (storing it in the disk cache). The response carries the bytes.
+    /// Loads the request's original data — processors and thumbnail are
+    /// ignored — from the disk cache, else from the network, storing it as
+    /// the `dataCachePolicy` says. The response carries the bytes.
     public func loadData(for request: ImageRequest) -> ImageTask {
-        makeTask(for: request, purpose: .load)
+        start(makeTask(request), .loadData)
     }
 
-    /// Makes sure the request's data is in the disk cache: a cached entry is
-    /// not read back, a missing one is downloaded and stored. The response
-    /// carries no bytes. This is the work of a disk-destination prefetch.
+    /// Makes sure the request's original data is in the disk cache, never
+    /// decoding it: a cached entry is not read back, a missing one is
+    /// downloaded and stored. The response carries no bytes. This is the
+    /// work of a disk-destination prefetch.
     public func prefetchData(for request: ImageRequest) -> ImageTask {
-        makeTask(for: request, purpose: .prefetch)
+        start(makeTask(request), .prefetchData)
     }
 
-    // MARK: Running tasks
+    private func runPrefetchData(_ task: ImageTask) {
+        let request = task.request
+        if let dataCache = configuration.dataCache, request.readsDiskCache,
+           let size = dataCache.sizeOfData(for: request.dataCacheKey) {
+            let response = ImageResponse(request: request, source: .disk, byteCount: size,
+                                         cacheURL: dataCache.url(for: request.dataCacheKey), data: nil)
+            task.finish(with: .success(response))
+            return
+        }
+        subscribeToData(task, wantsBytes: false)
+    }
 
-    private enum Purpose { case load, prefetch }
+    // MARK: Images
 
-    private func makeTask(for request: ImageRequest, purpose: Purpose) -> ImageTask {
-        let (events, emit) = AsyncStream.makeStream(of: ImageTask.Event.self)
-        let id = nextTaskID.add(1, ordering: .relaxed).newValue
-        let task = ImageTask(id: id, request: request, events: events)
-        task.attach(Task {
-            emit.yield(.started)
-            let result = await self.run(request, purpose: purpose, emit: emit)
-            if case .failure(.cancelled) = result {
-                emit.yield(.cancelled)
-            } else {
-                emit.yield(.completed(result))
+    /// Loads the decoded, processed image: from the memory cache, else an
+    /// encoded copy on disk, else by decoding the original data (from disk or
+    /// the network) and processing it. Stores the result in memory and, as
+    /// the `dataCachePolicy` says, the original and the encoded result on disk.
+    public func loadImage(for request: ImageRequest) -> ImageTask {
+        start(makeTask(request), .loadImage)
+    }
+
+    private func runLoadImage(_ task: ImageTask) {
+        if let image = cachedImage(for: task.request) {
+            task.finish(with: .success(ImageResponse(request: task.request, source: .memory, byteCount: image.cost,
+                                                     cacheURL: nil, data: nil, image: image)))
+            return
+        }
+        subscribeToImage(task)
+    }
+
+    /// Makes sure the processed image is cached, doing no more work than
+    /// needed: done if it is in memory, or if its encoded copy is on disk
+    /// (which is not read back or decoded); otherwise loaded as `loadImage`
+    /// does. This is the work of a processed-destination prefetch.
+    public func prefetchImage(for request: ImageRequest) -> ImageTask {
+        start(makeTask(request), .prefetchImage)
+    }
+
+    private func runPrefetchImage(_ task: ImageTask) {
+        let request = task.request
+        if let image = cachedImage(for: request) {
+            task.finish(with: .success(ImageResponse(request: request, source: .memory, byteCount: image.cost,
+                                                     cacheURL: nil, data: nil, image: nil)))
+            return
+        }
+        let policy = configuration.dataCachePolicy
+        if let dataCache = configuration.dataCache, request.readsDiskCache, policy.mayHaveEncodedImage(for: request) {
+            let key = request.processedDataCacheKey
+            if let size = dataCache.sizeOfData(for: key) {
+                task.finish(with: .success(ImageResponse(request: request, source: .disk, byteCount: size,
+                                                         cacheURL: dataCache.url(for: key), data: nil)))
+                return
             }
-            emit.finish()
-            return result
-        })
+        }
+        subscribeToImage(task)
+    }
+
+    // MARK: Tasks
+
+    /// What a task does, for callers that create a task first and start it
+    /// later (`ImagePrefetcher` waits for a free slot in between).
+    enum Work: Sendable {
+        case loadData, prefetchData, loadImage, prefetchImage
+    }
+
+    /// A task that has not started; see `start`.
+    func makeTask(_ request: ImageRequest) -> ImageTask {
+        ImageTask(id: nextTaskID.add(1, ordering: .relaxed).newValue, request: request)
+    }
+
+    /// Starts `task`, unless it was cancelled already. Returns it.
+    @discardableResult
+    func start(_ task: ImageTask, _ work: Work) -> ImageTask {
+        guard !task.isFinished else { return task }
+        switch work {
+        case .loadData: subscribeToData(task, wantsBytes: true)
+        case .prefetchData: runPrefetchData(task)
+        case .loadImage: runLoadImage(task)
+        case .prefetchImage: runPrefetchImage(task)
+        }
         return task
     }
 
-    private func run(
-        _ request: ImageRequest, purpose: Purpose, emit: AsyncStream<ImageTask.Event>.Continuation
-    ) async -> Result<ImageResponse, ImagePipelineError> {
-        if let cached = lookUpDiskCache(request, purpose: purpose) {
-            return .success(cached)
-        }
-        guard !request.options.contains(.returnCacheDataDontLoad) else {
-            return .failure(.dataMissingInCache)
-        }
-        guard !Task.isCancelled else { return .failure(.cancelled) }
-        let outcome = await dataFetches.value(
-            for: request.dataCacheKey, request: request,
-            progress: { completed, total in emit.yield(.progress(completed: completed, total: total)) },
-            operation: { [configuration] work in await Self.fetch(request.url, key: request.dataCacheKey, work: work, configuration: configuration) }
-        )
-        return outcome.map { fetched in
-            ImageResponse(
-                request: request, source: .network, byteCount: fetched.data.count,
-                cacheURL: fetched.cacheURL, data: purpose == .load ? fetched.data : nil
-            )
-        }
+    private func cachedImage(for request: ImageRequest) -> DecodedImage? {
+        guard request.readsMemoryCache, let imageCache = configuration.imageCache else { return nil }
+        return imageCache.image(for: request.imageCacheKey)
     }
 
-    private func lookUpDiskCache(_ request: ImageRequest, purpose: Purpose) -> ImageResponse? {
-        guard let cache = configuration.dataCache, request.readsDiskCache else { return nil }
-        let key = request.dataCacheKey
-        switch purpose {
-        case .prefetch:
-            guard let size = cache.sizeOfData(for: key) else { return nil }
-            return ImageResponse(request: request, source: .disk, byteCount: size, cacheURL: cache.url(for: key), data: nil)
-        case .load:
-            guard let data = cache.cachedData(for: key) else { return nil }
-            return ImageResponse(request: request, source: .disk, byteCount: data.count, cacheURL: cache.url(for: key), data: data)
-        }
-    }
-
-    /// The shared download for one URL: fetch, then store once if any
-    /// subscriber still wants the disk cache written.
-    private static func fetch(
-        _ url: URL, key: String, work: SharedWork<FetchedData>, configuration: Configuration
-    ) async -> Result<FetchedData, ImagePipelineError> {
-        let response: DataLoader.Response
-        do {
-            response = try await configuration.dataLoader.data(from: url) { completed, total in
-                work.reportProgress(completed: completed, total: total)
+    private func subscribeToData(_ task: ImageTask, wantsBytes: Bool) {
+        let request = task.request
+        let subscription = subscribeData(request, origins: { [request] }, priority: task.priority) { event in
+            switch event {
+            case .progress(let completed, let total):
+                task.reportProgress(completed: completed, total: total)
+            case .value(let loaded):
+                task.finish(with: .success(ImageResponse(
+                    request: request, source: loaded.source, byteCount: loaded.data.count,
+                    cacheURL: loaded.cacheURL, data: wantsBytes ? loaded.data : nil)))
+            case .error(let error):
+                task.finish(with: .failure(error))
             }
-        } catch .cancelled {
-            return .failure(.cancelled)
-        } catch {
-            return .failure(.dataLoadingFailed(error))
         }
-        guard let cache = configuration.dataCache, work.requests.contains(where: \.writesDiskCache) else {
-            return .success(FetchedData(data: response.data, cacheURL: nil))
-        }
-        do {
-            let url = try await cache.write(response.data, for: key)
-            return .success(FetchedData(data: response.data, cacheURL: url))
-        } catch {
-            return .failure(.dataCacheWriteFailed(String(describing: error)))
-        }
+        task.attach(subscription.erased)
     }
-}
 
-/// The outcome of a shared download.
-struct FetchedData: Sendable {
-    let data: Data
-    let cacheURL: URL?
+    private func subscribeToImage(_ task: ImageTask) {
+        let request = task.request
+        let handler: PipelineTask<LoadedImage>.Handler = { [configuration] event in
+            switch event {
+            case .progress(let completed, let total):
+                task.reportProgress(completed: completed, total: total)
+            case .value(let loaded):
+                if request.writesMemoryCache, loaded.source != .memory {
+                    configuration.imageCache?.store(loaded.image, for: request.imageCacheKey)
+                }
+                task.finish(with: .success(ImageResponse(
+                    request: request, source: loaded.source,
+                    byteCount: loaded.encoded?.count ?? loaded.image.cost,
+                    cacheURL: loaded.cacheURL, data: loaded.encoded, image: loaded.image)))
+            case .error(let error):
+                task.finish(with: .failure(error))
+            }
+        }
+        let subscription = configuration.dataCachePolicy.storesEncodedImage(for: request)
+            ? subscribeEncoded(request, priority: task.priority, handler)
+            : subscribeImage(request, origins: { [request] }, priority: task.priority, handler)
+        task.attach(subscription.erased)
+    }
 }

@@ -10,8 +10,21 @@ public struct ImageResponse: Sendable {
     public let byteCount: Int
     /// Where the data lives in the disk cache, when it is there.
     public let cacheURL: URL?
-    /// The bytes, for `loadData`; `nil` for prefetches, which never read a cached entry back.
+    /// The bytes: the original data for `loadData`, the encoded image for
+    /// `loadImage` when it was encoded or read from disk; `nil` for
+    /// prefetches, which never read a cached entry back.
     public let data: Data?
+    /// The decoded, processed image, for `loadImage`.
+    public let image: DecodedImage?
+
+    init(request: ImageRequest, source: Source, byteCount: Int, cacheURL: URL?, data: Data?, image: DecodedImage? = nil) {
+        self.request = request
+        self.source = source
+        self.byteCount = byteCount
+        self.cacheURL = cacheURL
+        self.data = data
+        self.image = image
+    }
 
     /// Where a response came from.
     public enum Source: String, Sendable, Hashable, Codable {
@@ -32,6 +45,9 @@ public enum ImagePipelineError: Error, Sendable, Equatable, CustomStringConverti
     case dataLoadingFailed(DataLoaderError)
     /// The data was downloaded but could not be written to the disk cache.
     case dataCacheWriteFailed(String)
+    /// Decoding, processing or encoding failed, or the image was refused
+    /// (too many pixels, a format that is not allowed).
+    case imageProcessingFailed(ImageProcessingError)
     /// The task was cancelled.
     case cancelled
 
@@ -41,6 +57,7 @@ public enum ImagePipelineError: Error, Sendable, Equatable, CustomStringConverti
         case .dataMissingInCache: "data_missing_in_cache"
         case .dataLoadingFailed(let error): error.code
         case .dataCacheWriteFailed: "cache_write_failed"
+        case .imageProcessingFailed(let error): error.code
         case .cancelled: "cancelled"
         }
     }
@@ -51,6 +68,7 @@ public enum ImagePipelineError: Error, Sendable, Equatable, CustomStringConverti
         case .dataMissingInCache: "The data is not in the cache and the request forbids loading it"
         case .dataLoadingFailed(let error): error.description
         case .dataCacheWriteFailed(let reason): "Could not write to the disk cache: \(reason)"
+        case .imageProcessingFailed(let error): error.description
         case .cancelled: "The task was cancelled"
         }
     }

@@ -3,9 +3,11 @@ import Synchronization
 
 /// One request running in an `ImagePipeline`.
 ///
-/// Observe it through `events` (one consumer), wait for `response`, or
-/// `cancel()` it. Work shared with other tasks (one download for identical
-/// URLs) stops only when every task that needs it is cancelled.
+/// Observe it through `events` (one consumer), wait for `response`, change
+/// its `priority` while it runs, or `cancel()` it. Work shared with other
+/// tasks (one download for identical URLs, one resize for identical
+/// processors) runs at the highest priority among them and stops only when
+/// every task that needs it is cancelled.
 public final class ImageTask: Sendable, Identifiable {
     /// The task's identity, unique within the process.
     public let id: UInt64
@@ -14,8 +16,6 @@ public final class ImageTask: Sendable, Identifiable {
     /// The task's lifecycle, as in Nuke 10: `started`, `progress`…, then
     /// `completed` or `cancelled`, after which the stream ends.
     public let events: AsyncStream<Event>
-
-    private let work = Mutex<Task<Result<ImageResponse, ImagePipelineError>, Never>?>(nil)
 
     /// A lifecycle event.
     public enum Event: Sendable {
@@ -29,26 +29,56 @@ public final class ImageTask: Sendable, Identifiable {
         case completed(Result<ImageResponse, ImagePipelineError>)
     }
 
-    init(id: UInt64, request: ImageRequest, events: AsyncStream<Event>) {
-        self.id = id
-        self.request = request
-        self.events = events
+    private struct State {
+        var priority: ImagePriority
+        var subscription: AnySubscription?
+        var result: Result<ImageResponse, ImagePipelineError>?
+        var waiters: [CheckedContinuation<Result<ImageResponse, ImagePipelineError>, Never>] = []
+        var observers: [@Sendable (Result<ImageResponse, ImagePipelineError>) -> Void] = []
     }
 
-    func attach(_ task: Task<Result<ImageResponse, ImagePipelineError>, Never>) {
-        work.withLock { $0 = task }
+    private let state: Mutex<State>
+    private let emit: AsyncStream<Event>.Continuation
+
+    init(id: UInt64, request: ImageRequest) {
+        self.id = id
+        self.request = request
+        self.state = Mutex(State(priority: request.priority))
+        (self.events, self.emit) = AsyncStream.makeStream(of: Event.self)
+        emit.yield(.started)
+    }
+
+    /// The task's priority. Raising or lowering it reaches the shared work
+    /// it waits on, queued operations included.
+    public var priority: ImagePriority {
+        get { state.withLock { $0.priority } }
+        set {
+            let subscription = state.withLock { state -> AnySubscription? in
+                guard state.result == nil, state.priority != newValue else { return nil }
+                state.priority = newValue
+                return state.subscription
+            }
+            subscription?.setPriority(newValue)
+        }
     }
 
     /// Cancels the task. Shared work continues while other tasks need it.
     public func cancel() {
-        work.withLock { $0 }?.cancel()
+        if let subscription = finish(with: .failure(.cancelled)) {
+            subscription.unsubscribe()
+        }
     }
 
     /// Waits for the task to finish and returns its outcome.
     public var result: Result<ImageResponse, ImagePipelineError> {
         get async {
-            guard let task = work.withLock({ $0 }) else { return .failure(.cancelled) }
-            return await task.value
+            await withCheckedContinuation { continuation in
+                let result = state.withLock { state in
+                    if state.result == nil { state.waiters.append(continuation) }
+                    return state.result
+                }
+                if let result { continuation.resume(returning: result) }
+            }
         }
     }
 
@@ -57,5 +87,61 @@ public final class ImageTask: Sendable, Identifiable {
         get async throws(ImagePipelineError) {
             try await result.get()
         }
+    }
+
+    // MARK: For the pipeline
+
+    /// Calls `observer` once the task finishes (at once if it has).
+    func whenFinished(_ observer: @escaping @Sendable (Result<ImageResponse, ImagePipelineError>) -> Void) {
+        let result = state.withLock { state in
+            if state.result == nil { state.observers.append(observer) }
+            return state.result
+        }
+        if let result { observer(result) }
+    }
+
+    /// Whether the task has finished (or was cancelled).
+    var isFinished: Bool { state.withLock { $0.result != nil } }
+
+    /// Records the subscription doing the task's work. If the task was
+    /// cancelled meanwhile, the subscription is dropped at once.
+    func attach(_ subscription: AnySubscription) {
+        let (cancelled, priority) = state.withLock { state in
+            if state.result == nil { state.subscription = subscription }
+            return (state.result != nil, state.priority)
+        }
+        if cancelled {
+            subscription.unsubscribe()
+        } else if priority != request.priority {
+            subscription.setPriority(priority)
+        }
+    }
+
+    /// Reports download progress.
+    func reportProgress(completed: Int64, total: Int64?) {
+        guard state.withLock({ $0.result == nil }) else { return }
+        emit.yield(.progress(completed: completed, total: total))
+    }
+
+    /// Ends the task (the first outcome wins) and returns the subscription to
+    /// drop when it was cancelled.
+    @discardableResult
+    func finish(with result: Result<ImageResponse, ImagePipelineError>) -> AnySubscription? {
+        let ended = state.withLock { state in
+            guard state.result == nil else { return nil as State? }
+            state.result = result
+            defer { state.waiters = []; state.observers = []; state.subscription = nil }
+            return state
+        }
+        guard let ended else { return nil }
+        if case .failure(.cancelled) = result {
+            emit.yield(.cancelled)
+        } else {
+            emit.yield(.completed(result))
+        }
+        emit.finish()
+        for waiter in ended.waiters { waiter.resume(returning: result) }
+        for observer in ended.observers { observer(result) }
+        return ended.subscription
     }
 }

@@ -1,0 +1,49 @@
+import Foundation
+
+extension ImagePipeline {
+    /// The pipeline's parts, policies and limits.
+    public struct Configuration: Sendable {
+        /// Downloads data.
+        public var dataLoader: DataLoader
+        /// The disk cache; `nil` disables disk caching.
+        public var dataCache: DataCache?
+        /// The memory cache of decoded images; `nil` disables it.
+        public var imageCache: ImageCache?
+        /// Which data goes to the disk cache. Default: `storeOriginalData`, as in Nuke.
+        public var dataCachePolicy: DataCachePolicy = .storeOriginalData
+        /// Whether identical work is shared between tasks. Default: true.
+        public var isTaskCoalescingEnabled = true
+        /// Limits against hostile images (pixel count, allowed formats).
+        public var imageLimits = ImageLimits()
+        /// How many operations of each stage run at once.
+        public var concurrency = StageConcurrency()
+
+        /// Creates a configuration.
+        public init(dataLoader: DataLoader = DataLoader(), dataCache: DataCache?, imageCache: ImageCache? = nil) {
+            self.dataLoader = dataLoader
+            self.dataCache = dataCache
+            self.imageCache = imageCache
+        }
+    }
+
+    /// Concurrent operations per stage. Each stage has its own queue, served
+    /// in priority order, FIFO within a priority.
+    public struct StageConcurrency: Sendable, Hashable {
+        /// Downloads in flight. Default: 32 (Nuke, for a phone: 6).
+        public var dataLoading = 32
+        /// Disk cache reads of data to decode. Default: 4.
+        public var dataCaching = 4
+        /// Decodes. Default: one per core (Nuke: 1).
+        public var decoding = StageConcurrency.cores
+        /// Processing steps. Default: one per core (Nuke: 2).
+        public var processing = StageConcurrency.cores
+        /// Encodes. Default: one per core (Nuke: 1).
+        public var encoding = StageConcurrency.cores
+
+        /// Creates the server defaults.
+        public init() {}
+
+        /// The number of active processor cores.
+        public static var cores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+    }
+}

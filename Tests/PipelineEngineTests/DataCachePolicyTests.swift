@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import PipelineEngine
+
+/// Which disk cache keys `loadImage` writes, and how many encodes it does,
+/// under each `DataCachePolicy` — the table in docs/caching.md.
+@Suite("DataCachePolicy")
+struct DataCachePolicyTests {
+    /// What a case asks for: a request with a processor, a plain one, or both at once.
+    enum Requests: String, CaseIterable, Sendable { case processed, plain, both }
+
+    struct Expectation: Sendable, CustomTestStringConvertible {
+        let policy: DataCachePolicy
+        let requests: Requests
+        let writesOriginalKey: Bool
+        let writesProcessedKey: Bool
+        let encodes: Int
+        var testDescription: String { "\(policy) \(requests)" }
+    }
+
+    static let matrix: [Expectation] = [
+        .init(policy: .automatic, requests: .processed, writesOriginalKey: false, writesProcessedKey: true, encodes: 1),
+        .init(policy: .automatic, requests: .plain, writesOriginalKey: true, writesProcessedKey: false, encodes: 0),
+        .init(policy: .automatic, requests: .both, writesOriginalKey: true, writesProcessedKey: true, encodes: 1),
+        .init(policy: .storeOriginalData, requests: .processed, writesOriginalKey: true, writesProcessedKey: false, encodes: 0),
+        .init(policy: .storeOriginalData, requests: .plain, writesOriginalKey: true, writesProcessedKey: false, encodes: 0),
+        .init(policy: .storeOriginalData, requests: .both, writesOriginalKey: true, writesProcessedKey: false, encodes: 0),
+        // The plain request stores its re-encoded image under the plain key.
+        .init(policy: .storeEncodedImages, requests: .processed, writesOriginalKey: false, writesProcessedKey: true, encodes: 1),
+        .init(policy: .storeEncodedImages, requests: .plain, writesOriginalKey: true, writesProcessedKey: false, encodes: 1),
+        .init(policy: .storeEncodedImages, requests: .both, writesOriginalKey: true, writesProcessedKey: true, encodes: 2),
+        .init(policy: .storeAll, requests: .processed, writesOriginalKey: true, writesProcessedKey: true, encodes: 1),
+        .init(policy: .storeAll, requests: .plain, writesOriginalKey: true, writesProcessedKey: false, encodes: 0),
+        .init(policy: .storeAll, requests: .both, writesOriginalKey: true, writesProcessedKey: true, encodes: 1),
+    ]
+
+    @Test(arguments: matrix)
+    func writesWhatThePolicySays(_ expected: Expectation) async throws {
+        // Given
+        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy"), sweepInterval: .seconds(3600))
+        var configuration = ImagePipeline.Configuration(dataCache: cache)
+        configuration.dataCachePolicy = expected.policy
+        let pipeline = ImagePipeline(configuration: configuration)
+        let file = try Origin.makeImage(TestEnvironment.uniqueName("policy"), width: 300, height: 200)
+        let url = try Origin.url(of: file, slow: true)
+        let processed = ImageRequest(url: url, processors: [.resize(.init(width: 100, height: nil))])
+        let plain = ImageRequest(url: url)
+        let requests: [ImageRequest] = switch expected.requests {
+        case .processed: [processed]
+        case .plain: [plain]
+        case .both: [processed, plain]
+        }
+        // When: the requests run at once.
+        let tasks = requests.map { pipeline.loadImage(for: $0) }
+        for task in tasks { _ = try await task.response }
+        cache.flush()
+        // Then
+        #expect(cache.containsData(for: plain.dataCacheKey) == expected.writesOriginalKey)
+        #expect(cache.containsData(for: processed.processedDataCacheKey) == expected.writesProcessedKey)
+        #expect(pipeline.counters.encodes == expected.encodes)
+        #expect(pipeline.counters.downloads == 1)
+        if expected.writesProcessedKey {
+            let stored = try #require(cache.cachedData(for: processed.processedDataCacheKey))
+            #expect(try ImageHeader(data: stored).width == 100)
+        }
+    }
+
+    @Test func dataOnlyLoadsNeverEncodeAndStoreNothingUnderStoreEncodedImages() async throws {
+        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-data"), sweepInterval: .seconds(3600))
+        var configuration = ImagePipeline.Configuration(dataCache: cache)
+        configuration.dataCachePolicy = .storeEncodedImages
+        let pipeline = ImagePipeline(configuration: configuration)
+        let file = try Origin.makeImage(TestEnvironment.uniqueName("policy-data"))
+        let request = ImageRequest(url: try Origin.url(of: file))
+        _ = try await pipeline.prefetchData(for: request).response
+        cache.flush()
+        #expect(!cache.containsData(for: request.dataCacheKey))
+        #expect(pipeline.counters.encodes == 0 && pipeline.counters.decodes == 0)
+    }
+
+    @Test func anEncodedCopyOnDiskIsServedWithoutDownloading() async throws {
+        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-disk"), sweepInterval: .seconds(3600))
+        var configuration = ImagePipeline.Configuration(dataCache: cache, imageCache: ImageCache())
+        configuration.dataCachePolicy = .automatic
+        let file = try Origin.makeImage(TestEnvironment.uniqueName("policy-disk"))
+        let request = ImageRequest(url: try Origin.url(of: file), thumbnail: .init(maxPixelSize: 64), encoding: .init(format: .png))
+        _ = try await ImagePipeline(configuration: configuration).loadImage(for: request).response
+        cache.flush()
+        // When: a new pipeline (empty memory) loads and prefetches it again.
+        configuration.imageCache = ImageCache()
+        let pipeline = ImagePipeline(configuration: configuration)
+        let loaded = try await pipeline.loadImage(for: request).response
+        let prefetched = try await pipeline.prefetchImage(for: request).response
+        // Then
+        #expect(loaded.source == .disk && loaded.image?.width == 64)
+        #expect(prefetched.source == .memory)
+        #expect(pipeline.counters.downloads == 0)
+        #expect(try Origin.requestCount(path: file.lastPathComponent) == 1)
+    }
+}
