@@ -17,14 +17,16 @@ struct CacheCommand: ParsableCommand {
         )
 
         @OptionGroup var cache: CacheOptions
+        @OptionGroup(title: "Processing (to find a processed variant)") var processing: ProcessingOptions
 
         @Argument(help: "The image URL, exactly as enqueued.")
         var url: String
 
         func run() throws {
             let dataCache = try cache.makeDataCache()
-            Console.write(dataCache.url(for: url).path + "\n")
-            guard dataCache.containsData(for: url) else { throw WarmerError.notCached(url) }
+            let key = try CacheCommand.key(for: url, processing)
+            Console.write(dataCache.url(for: key).path + "\n")
+            guard dataCache.containsData(for: key) else { throw WarmerError.notCached(url) }
         }
     }
 
@@ -33,6 +35,7 @@ struct CacheCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Write a URL's cached bytes to standard output or a file.")
 
         @OptionGroup var cache: CacheOptions
+        @OptionGroup(title: "Processing (to find a processed variant)") var processing: ProcessingOptions
 
         @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
         var output: String?
@@ -41,12 +44,24 @@ struct CacheCommand: ParsableCommand {
         var url: String
 
         func run() throws {
-            guard let data = try cache.makeDataCache().cachedData(for: url) else { throw WarmerError.notCached(url) }
+            let key = try CacheCommand.key(for: url, processing)
+            guard let data = try cache.makeDataCache().cachedData(for: key) else { throw WarmerError.notCached(url) }
             if let output {
                 try data.write(to: URL(fileURLWithPath: output))
             } else {
                 FileHandle.standardOutput.write(data)
             }
         }
+    }
+}
+
+extension CacheCommand {
+    /// The disk cache key of `url`: its original data, or with processing
+    /// flags the encoded variant they describe (docs/cache-layout.md).
+    static func key(for url: String, _ processing: ProcessingOptions) throws -> String {
+        guard processing.isGiven, let parsed = URL(string: url) else { return url }
+        var request = ImageRequest(url: parsed)
+        try processing.spec().apply(to: &request)
+        return request.processedDataCacheKey
     }
 }

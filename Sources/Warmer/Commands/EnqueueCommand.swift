@@ -17,6 +17,8 @@ struct EnqueueCommand: AsyncParsableCommand {
     @Option(help: "disk (raw data) or processed (decoded, processed, re-encoded).")
     var destination: JobDestination = .disk
 
+    @OptionGroup(title: "Processing (with --destination processed)") var processing: ProcessingOptions
+
     @Option(help: ArgumentHelp("Batch id to create or append to (default: a new random id).", valueName: "id"))
     var batch: String?
 
@@ -30,11 +32,13 @@ struct EnqueueCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        guard destination == .disk else { throw WarmerError.unsupportedDestination(destination.rawValue) }
+        if destination == .disk, processing.isGiven { throw WarmerError.processingNeedsProcessedDestination }
+        let spec = destination == .processed ? try processing.spec().description : ""
         let list = try URLList(path: file)
         try list.validate()
         let queue = try redis.makeQueue()
-        let id = try await queue.enqueue(urls: list.urls, priority: priority, destination: destination, batchID: batch)
+        let id = try await queue.enqueue(urls: list.urls, priority: priority, destination: destination,
+                                       processing: spec, batchID: batch)
         Console.write(id + "\n")
     }
 }

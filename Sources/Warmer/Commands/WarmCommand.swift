@@ -7,10 +7,16 @@ struct WarmCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "warm",
         abstract: "Warm URLs into the local disk cache, with no Redis at all.",
-        discussion: "Prints one line per URL (a progress line on a terminal) and a summary. Exits 1 if any URL failed."
+        discussion: """
+            Without processing flags the original bytes are stored; with them (e.g. --thumbnail 320 --format webp) \
+            each image is decoded, processed and the encoded result stored. Prints one line per URL (a progress \
+            line on a terminal) and a summary. Exits 1 if any URL failed.
+            """
     )
 
     @OptionGroup var cache: CacheOptions
+    @OptionGroup(title: "Processing") var processing: ProcessingOptions
+    @OptionGroup(title: "Pipeline") var pipelineOptions: PipelineOptions
 
     @Option(help: "URLs loaded at once.")
     var concurrency: Int = 8
@@ -25,7 +31,9 @@ struct WarmCommand: AsyncParsableCommand {
     func run() async throws {
         let list = try URLList(path: file)
         try list.validate()
-        let pipeline = ImagePipeline(configuration: .init(dataCache: try cache.makeDataCache()))
+        let pipeline = ImagePipeline(configuration: pipelineOptions.configuration(
+            dataLoader: DataLoader(), dataCache: try cache.makeDataCache()))
+        let spec = processing.isGiven ? try processing.spec() : nil
         let reporter = WarmReporter(total: list.urls.count, isTerminal: standardOutputIsTerminal)
         let start = ContinuousClock.now
 
@@ -34,7 +42,10 @@ struct WarmCommand: AsyncParsableCommand {
             func startNext() {
                 guard let text = pending.next(), let url = URL(string: text) else { return }
                 group.addTask {
-                    let task = pipeline.prefetchData(for: ImageRequest(url: url))
+                    var request = ImageRequest(url: url)
+                    guard let spec else { return (text, await pipeline.prefetchData(for: request).result) }
+                    spec.apply(to: &request)
+                    let task = pipeline.prefetchImage(for: request)
                     return (text, await task.result)
                 }
             }

@@ -13,6 +13,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     @OptionGroup var redis: RedisOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup(title: "Pipeline") var pipelineOptions: PipelineOptions
 
     @Option(help: "Jobs run at once by this process.")
     var concurrency: Int = 8
@@ -36,10 +37,8 @@ struct WorkerCommand: AsyncParsableCommand {
 
         var loaderConfiguration = DataLoader.Configuration()
         loaderConfiguration.maximumConnectionsPerHost = max(16, concurrency)
-        let pipeline = ImagePipeline(configuration: .init(
-            dataLoader: DataLoader(configuration: loaderConfiguration),
-            dataCache: try cache.makeDataCache()
-        ))
+        let pipeline = ImagePipeline(configuration: pipelineOptions.configuration(
+            dataLoader: DataLoader(configuration: loaderConfiguration), dataCache: try cache.makeDataCache()))
 
         var configuration = Worker.Configuration()
         configuration.concurrency = concurrency

@@ -4,7 +4,9 @@ import Scheduler
 
 /// Runs one claimed job through the pipeline and reports it to the queue.
 ///
-/// Maps the job to an `ImageRequest`, publishes `started` and throttled
+/// Maps the job to an `ImageRequest` (a `processed` job's spec gives its
+/// thumbnail, processors and output encoding), runs it through the
+/// prefetcher of its destination, publishes `started` and throttled
 /// `progress` events as the `ImageTask` reports them, and finishes the job
 /// with its outcome — which the queue's finish script counts in the batch and
 /// publishes. A job that cannot run (bad URL, unknown destination) is
@@ -13,7 +15,7 @@ import Scheduler
 struct JobRunner: Sendable {
     let queue: JobQueue
     let events: EventStream
-    let pipeline: ImagePipeline
+    let prefetchers: JobPrefetchers
     let running: RunningJobs
     let workerID: String
     /// Minimum time between two progress events of a job.
@@ -26,8 +28,8 @@ struct JobRunner: Sendable {
         switch prepare(job) {
         case .end(let outcome):
             return await finish(job, outcome, claimsNext: claimsNext())
-        case .run(let request):
-            let task = pipeline.prefetchData(for: request)
+        case .run(let request, let destination):
+            let task = prefetchers.prefetch(request, to: destination)
             await running.attach(task, to: job.id)
             guard let outcome = await follow(task, of: job) else {
                 await release(job)
@@ -38,7 +40,7 @@ struct JobRunner: Sendable {
     }
 
     private enum Preparation {
-        case run(ImageRequest)
+        case run(ImageRequest, JobDestination)
         case end(JobOutcome)
     }
 
@@ -48,16 +50,19 @@ struct JobRunner: Sendable {
             let reason = job.url.isEmpty ? "The job has no URL" : "Not an http(s) URL: \(job.url)"
             return .end(.deadLettered(code: "invalid_url", message: reason))
         }
-        switch JobDestination(rawValue: job.destination) {
-        case .disk:
-            break
-        case .processed:
-            return .end(.failed(code: "unsupported_destination", message: WarmerError.unsupportedDestination("processed").description))
-        case nil:
+        guard let destination = JobDestination(rawValue: job.destination) else {
             return .end(.deadLettered(code: "invalid_destination", message: "Unknown destination '\(job.destination)'"))
         }
         let priority = JobPriority(rawValue: job.priority).map(ImagePriority.init) ?? .normal
-        return .run(ImageRequest(url: url, priority: priority))
+        var request = ImageRequest(url: url, priority: priority)
+        if destination == .processed {
+            do {
+                try ProcessingSpec(parsing: job.processing).apply(to: &request)
+            } catch {
+                return .end(.deadLettered(code: "invalid_processing", message: error.description))
+            }
+        }
+        return .run(request, destination)
     }
 
     /// Publishes the task's events until it ends; returns the job's outcome,

@@ -46,7 +46,8 @@ struct Worker: Sendable {
     func run() async {
         let running = RunningJobs(capacity: configuration.concurrency)
         let runner = JobRunner(
-            queue: queue, events: EventStream(queue: queue), pipeline: pipeline, running: running,
+            queue: queue, events: EventStream(queue: queue),
+            prefetchers: JobPrefetchers(pipeline: pipeline, concurrency: configuration.concurrency), running: running,
             workerID: workerID, progressInterval: configuration.progressInterval, log: log
         )
         log.info("started", ["worker": workerID, "queue": queue.keys.name, "redis": queue.client.url.description,

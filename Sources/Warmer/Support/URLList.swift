@@ -64,7 +64,7 @@ enum WarmerError: Error, CustomStringConvertible {
     case unreadableFile(String)
     case noURLs
     case invalidURLs(String)
-    case unsupportedDestination(String)
+    case processingNeedsProcessedDestination
     case notCached(String)
 
     var description: String {
@@ -72,7 +72,7 @@ enum WarmerError: Error, CustomStringConvertible {
         case .unreadableFile(let path): "Cannot read '\(path)'"
         case .noURLs: "The input holds no URLs"
         case .invalidURLs(let details): details
-        case .unsupportedDestination(let name): "The '\(name)' destination is not supported yet; use --destination disk"
+        case .processingNeedsProcessedDestination: "Processing flags need --destination processed (the disk destination stores the original bytes)"
         case .notCached(let url): "Not in the cache: \(url)"
         }
     }

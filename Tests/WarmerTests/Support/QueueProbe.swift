@@ -33,12 +33,12 @@ struct QueueProbe: Sendable {
     }
 
     /// Enqueues `urls` with `warmer enqueue FILE` and returns the batch id it printed.
-    func enqueue(_ urls: [URL], priority: String? = nil) async throws -> String {
+    func enqueue(_ urls: [URL], priority: String? = nil, extra: [String] = []) async throws -> String {
         let folder = try TestEnvironment.temporaryDirectory("urls")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("urls.txt")
         try Data(urls.map { $0.absoluteString + "\n" }.joined().utf8).write(to: file)
-        let result = try await warmer(["enqueue"] + redisArguments + (priority.map { ["--priority", $0] } ?? []) + [file.path])
+        let result = try await warmer(["enqueue"] + redisArguments + (priority.map { ["--priority", $0] } ?? []) + extra + [file.path])
         guard result.status == 0, let id = result.outputLines.last, !id.isEmpty else {
             throw HarnessError("enqueue failed: \(result)")
         }

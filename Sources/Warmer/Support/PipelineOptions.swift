@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+import PipelineEngine
+
+/// The pipeline's tunables, shared by `worker` and `warm`.
+struct PipelineOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("What the disk cache keeps: automatic, storeOriginalData, storeEncodedImages or storeAll.", valueName: "policy"))
+    var dataCachePolicy: DataCachePolicy = .storeAll
+
+    @Option(help: ArgumentHelp("Memory cache of decoded images, in MiB (0 disables it).", valueName: "mib"))
+    var memoryCacheSize: Int = 64
+
+    @Option(help: ArgumentHelp("Largest image accepted, in megapixels, checked from the header before decoding.", valueName: "mpx"))
+    var maxPixels: Int = 100
+
+    @Option(help: ArgumentHelp("Concurrent libvips operations per stage (decode, process, encode); default: one per core.", valueName: "n"))
+    var imageThreads: Int?
+
+    func validate() throws {
+        guard memoryCacheSize >= 0 else { throw ValidationError("--memory-cache-size must be 0 or more") }
+        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be at least 1") }
+        if let imageThreads, imageThreads < 1 { throw ValidationError("--image-threads must be at least 1") }
+    }
+
+    /// A pipeline configuration for `dataLoader` and `dataCache`.
+    func configuration(dataLoader: DataLoader, dataCache: DataCache) -> ImagePipeline.Configuration {
+        var configuration = ImagePipeline.Configuration(dataLoader: dataLoader, dataCache: dataCache)
+        configuration.dataCachePolicy = dataCachePolicy
+        if memoryCacheSize > 0 {
+            var limits = MemoryCacheLimits.serverDefault
+            limits.costLimit = memoryCacheSize << 20
+            configuration.imageCache = ImageCache(limits: limits)
+        }
+        configuration.imageLimits = ImageLimits(maxPixelCount: maxPixels * 1_000_000)
+        if let imageThreads {
+            configuration.concurrency.decoding = imageThreads
+            configuration.concurrency.processing = imageThreads
+            configuration.concurrency.encoding = imageThreads
+        }
+        return configuration
+    }
+}
+
+extension DataCachePolicy: ExpressibleByArgument {}
