@@ -2,10 +2,11 @@
 #   make demo      build, start local Redis + image origin, warm 60 images with 2 workers
 #   make test      build and run the tests against local Redis + nginx (ARGS="--filter X")
 #   make bench     warmer vs curl --parallel download throughput (BENCH_COUNT=300)
+#   make bench-processed   320-px JPEG thumbnails: warmer vs vipsthumbnail, one process per core
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test bench build release clean
+.PHONY: demo test bench bench-processed build release clean
 
 demo:
 	scripts/demo.sh
@@ -15,6 +16,9 @@ test:
 
 bench:
 	bench/run.sh
+
+bench-processed:
+	bench/processed.sh
 
 build:
 	swift build

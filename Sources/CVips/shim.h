@@ -84,6 +84,7 @@ typedef enum {
 typedef struct warmer_vips {
     int (*init)(const char *argv0);
     void (*cache_set_max)(int max);
+    void (*concurrency_set)(int concurrency);
     const char *(*error_buffer)(void);
     void (*error_clear)(void);
     const char *(*foreign_find_load_buffer)(const void *data, size_t size);
@@ -147,6 +148,7 @@ static inline const warmer_vips *warmer_vips_load(void) {
     if ((*(void **)&vips->field = dlsym(library, symbol)) == NULL) { free(vips); return NULL; }
     WARMER_RESOLVE(init, "vips_init")
     WARMER_RESOLVE(cache_set_max, "vips_cache_set_max")
+    WARMER_RESOLVE(concurrency_set, "vips_concurrency_set")
     WARMER_RESOLVE(error_buffer, "vips_error_buffer")
     WARMER_RESOLVE(error_clear, "vips_error_clear")
     WARMER_RESOLVE(foreign_find_load_buffer, "vips_foreign_find_load_buffer")
@@ -197,6 +199,8 @@ static inline const char *warmer_vips_load_error(void) { return dlerror(); }
 
 static inline int warmer_vips_init(const warmer_vips *vips, const char *argv0) { return vips->init(argv0); }
 static inline void warmer_vips_cache_set_max(const warmer_vips *vips, int max) { vips->cache_set_max(max); }
+/// Threads libvips uses to compute one image (its threadpool size).
+static inline void warmer_vips_concurrency_set(const warmer_vips *vips, int concurrency) { vips->concurrency_set(concurrency); }
 static inline const char *warmer_vips_error_buffer(const warmer_vips *vips) { return vips->error_buffer(); }
 static inline void warmer_vips_error_clear(const warmer_vips *vips) { vips->error_clear(); }
 static inline const char *warmer_vips_find_loader(const warmer_vips *vips, const void *data, size_t size) {

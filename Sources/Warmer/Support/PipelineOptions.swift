@@ -4,16 +4,18 @@ import PipelineEngine
 
 /// The pipeline's tunables, shared by `worker` and `warm`.
 struct PipelineOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("What the disk cache keeps: automatic, storeOriginalData, storeEncodedImages or storeAll.", valueName: "policy"))
-    var dataCachePolicy: DataCachePolicy = .storeAll
+    @Option(help: ArgumentHelp(
+        "What the disk cache keeps: automatic (what each job asks for: the original for disk jobs, the encoded result for processed ones), storeOriginalData, storeEncodedImages or storeAll.",
+        valueName: "policy"))
+    var dataCachePolicy: DataCachePolicy = .automatic
 
-    @Option(help: ArgumentHelp("Memory cache of decoded images, in MiB (0 disables it).", valueName: "mib"))
-    var memoryCacheSize: Int = 64
+    @Option(help: ArgumentHelp("Memory cache of decoded images, in MiB (0 disables it). A warmer's results live on disk; this only lets jobs share processed images.", valueName: "mib"))
+    var memoryCacheSize: Int = 16
 
     @Option(help: ArgumentHelp("Largest image accepted, in megapixels, checked from the header before decoding.", valueName: "mpx"))
     var maxPixels: Int = 100
 
-    @Option(help: ArgumentHelp("Concurrent libvips operations per stage (decode, process, encode); default: one per core.", valueName: "n"))
+    @Option(help: ArgumentHelp("Concurrent libvips operations per stage (decode, process, encode); default: one per core, plus one.", valueName: "n"))
     var imageThreads: Int?
 
     func validate() throws {

@@ -1,0 +1,125 @@
+# Shared by the benchmarks in bench/: setup, a timed warmer batch, and
+# interleaved reference/warmer pairs with a report. Source it; it expects the
+# repository root as the working directory.
+#
+# Settings (environment): BENCH_COUNT (images, default 300), BENCH_TIMEOUT
+# (seconds a warmer batch may take, default 600).
+
+COUNT=${BENCH_COUNT:-300}
+CORPUS="$PWD/bench/.corpus"
+WORK="$PWD/bench/.work"
+RUNS=5          # each side runs this many times, interleaved in pairs
+PARALLEL=16     # concurrent downloads: curl --parallel-max, warmer --concurrency
+WATCH_TIMEOUT=${BENCH_TIMEOUT:-600}
+
+log() { echo "bench: $*" >&2; }
+# now: wall-clock seconds with nanoseconds
+now() { date +%s.%N; }
+# elapsed START END: END - START in seconds, 3 decimals
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+# min A B: the smaller of two decimal numbers
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b) ? a : b }'; }
+
+# bench_setup: build warmer (release), make the corpus, start nginx and Redis,
+# write $URLS. Sets warmer, URLS, and an EXIT trap that stops the services.
+bench_setup() {
+  scripts/bootstrap.sh
+  log "swift build -c release"
+  swift build -c release
+  warmer="$(swift build -c release --show-bin-path)/warmer"
+  scripts/make-corpus.sh "$CORPUS" "$COUNT"
+  rm -rf "$WORK"
+  mkdir -p "$WORK"
+  # shellcheck source=scripts/services.sh
+  source scripts/services.sh
+  trap stop_services EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  start_origin "$CORPUS" "$WORK/nginx"
+  start_redis "$WORK/redis"
+  export WARMER_REDIS_URL=$REDIS_URL
+  URLS="$WORK/urls.txt"
+  for file in "$CORPUS"/img-*; do
+    echo "$ORIGIN_URL/$(basename "$file")"
+  done >"$URLS"
+}
+
+# warmer_batch N CACHE [WORKER_ARGS...] -- [ENQUEUE_ARGS...]: start a worker
+# with an empty CACHE on a queue of its own, enqueue every URL, wait until
+# `warmer watch` reports the batch finished, stop the worker. Sets
+# run_seconds and run_rss_kib (the worker's peak resident memory, VmHWM).
+# A batch with failures, or not finished in BENCH_TIMEOUT, fails the bench.
+# (It sets variables rather than printing: a function run inside "$( )" is a
+# subshell, and the EXIT trap could not stop its worker.)
+warmer_batch() {
+  local n=$1 cache=$2
+  shift 2
+  local worker_args=() enqueue_args=()
+  while (($#)) && [[ $1 != -- ]]; do worker_args+=("$1"); shift; done
+  (($#)) && shift
+  enqueue_args=("$@")
+  local queue="bench-$$-$n" pid start end batch watch_status=0 rss
+  mkdir -p "$cache"
+
+  "$warmer" worker --queue "$queue" --concurrency "$PARALLEL" --cache-dir "$cache" "${worker_args[@]}" \
+    >"$WORK/worker-$n.log" 2>&1 &
+  pid=$!
+  track_process "$pid" "warmer worker"
+  sleep 1 # let it connect to Redis and start claiming
+  if ! kill -0 "$pid" 2>/dev/null; then
+    log "warmer run $n: the worker exited at startup; see $WORK/worker-$n.log"
+    tail -n 20 "$WORK/worker-$n.log" >&2
+    exit 1
+  fi
+
+  start=$(now)
+  batch=$("$warmer" enqueue --queue "$queue" "${enqueue_args[@]}" "$URLS")
+  timeout "$WATCH_TIMEOUT" \
+    "$warmer" watch --queue "$queue" --batch "$batch" --json >/dev/null || watch_status=$?
+  end=$(now)
+
+  rss=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)
+  stop_process "$pid"
+
+  if ((watch_status == 124)); then
+    log "warmer run $n: batch $batch not finished after ${WATCH_TIMEOUT}s; see $WORK/worker-$n.log"
+    "$warmer" status --queue "$queue" "$batch" >&2 || true
+    exit 1
+  elif ((watch_status != 0)); then
+    log "warmer run $n: batch $batch had failures (watch exited $watch_status); see $WORK/worker-$n.log"
+    "$warmer" status --queue "$queue" "$batch" >&2 || true
+    exit 1
+  fi
+  run_seconds=$(elapsed "$start" "$end")
+  run_rss_kib=${rss:-0}
+}
+
+# bench_pairs REF_LABEL REF_FUNCTION WARMER_LABEL WARMER_FUNCTION: run RUNS
+# interleaved pairs (reference, then warmer: a pair sees the same machine
+# conditions, which drift on a shared CPU) and print the report: best
+# against best, and the median of the pairs' ratios (the robust figure).
+bench_pairs() {
+  local ref_label=$1 ref_run=$2 warmer_label=$3 warmer_run=$4
+  local ref_best="" warmer_best="" peak_kib=0 ratios=() n ref_seconds median
+  for n in $(seq 1 "$RUNS"); do
+    "$ref_run" "$n"
+    ref_seconds=$run_seconds
+    "$warmer_run" "$n"
+    log "pair $n: $ref_label ${ref_seconds}s, warmer ${run_seconds}s (peak RSS $((run_rss_kib / 1024)) MiB)"
+    ref_best=$(min "${ref_best:-$ref_seconds}" "$ref_seconds")
+    warmer_best=$(min "${warmer_best:-$run_seconds}" "$run_seconds")
+    ratios+=("$(awk -v r="$ref_seconds" -v w="$run_seconds" 'BEGIN { printf "%.3f", r / w }')")
+    if ((run_rss_kib > peak_kib)); then peak_kib=$run_rss_kib; fi
+  done
+  median=$(printf '%s\n' "${ratios[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+  stop_services
+  awk -v count="$COUNT" -v r="$ref_best" -v w="$warmer_best" -v rss="$peak_kib" -v median="$median" \
+    -v runs="$RUNS" -v rl="$ref_label" -v wl="$warmer_label" 'BEGIN {
+    printf "\n%-40s %6s %9s %9s\n", "", "files", "seconds", "files/s"
+    printf "%-40s %6d %9.3f %9.1f\n", rl " (best of " runs ")", count, r, count / r
+    printf "%-40s %6d %9.3f %9.1f\n", wl " (best of " runs ")", count, w, count / w
+    printf "\nratio (warmer/reference files/s), best against best: %.2f\n", (count / w) / (count / r)
+    printf "ratio (warmer/reference files/s), median of interleaved pairs: %.2f\n", median
+    printf "warmer worker peak RSS: %.1f MiB\n", rss / 1024
+  }'
+}
