@@ -99,3 +99,46 @@ struct DataCachePolicyTests {
         #expect(try Origin.requestCount(path: file.lastPathComponent) == 1)
     }
 }
+
+extension DataCachePolicyTests {
+    @Test func aChainServedFromMemoryStillStoresItsEncodedResult() async throws {
+        // Given: [resize] is in memory, under a policy that stores encoded images.
+        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-memory"), sweepInterval: .seconds(3600))
+        var configuration = ImagePipeline.Configuration(dataCache: cache, imageCache: ImageCache())
+        configuration.dataCachePolicy = .automatic
+        let pipeline = ImagePipeline(configuration: configuration)
+        let url = try Origin.url(of: Origin.makeImage(TestEnvironment.uniqueName("policy-memory")))
+        let resize = ImageProcessor.resize(.init(width: 100))
+        _ = try await pipeline.loadImage(for: ImageRequest(url: url, processors: [resize])).response
+        // When: [resize, circle] is asked for.
+        let request = ImageRequest(url: url, processors: [resize, .circle], encoding: .init(format: .png))
+        let response = try await pipeline.loadImage(for: request).response
+        cache.flush()
+        // Then: it came from memory, and its encoded PNG is on disk.
+        #expect(response.source == .memory)
+        #expect(try ImageHeader(data: #require(cache.cachedData(for: request.processedDataCacheKey))).loader == "pngload_buffer")
+    }
+
+    @Test func pipelineCacheReachesEveryLayerByRequest() async throws {
+        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-layers"), sweepInterval: .seconds(3600))
+        let pipeline = ImagePipeline(configuration: .init(dataCache: cache, imageCache: ImageCache()))
+        let file = try Origin.makeImage(TestEnvironment.uniqueName("layers"))
+        let plain = ImageRequest(url: try Origin.url(of: file))
+        let thumb = ImageRequest(url: plain.url, thumbnail: .init(maxPixelSize: 32), options: [.returnCacheDataDontLoad])
+        // Given: data stored through pipeline.cache, never downloaded.
+        pipeline.cache.storeCachedData(try Data(contentsOf: file), for: plain)
+        #expect(pipeline.cache.containsData(for: plain))
+        #expect(pipeline.cache.makeDataCacheKey(for: plain) == plain.url.absoluteString)
+        #expect(pipeline.cache.makeDataCacheKey(for: thumb) == plain.url.absoluteString + "|thumb(32)")
+        // When: a cache-only request decodes it.
+        let response = try await pipeline.loadImage(for: thumb).response
+        // Then: it is in memory under its key, and removeAll(for:) clears every layer.
+        #expect(response.image?.width == 32 && response.source == .disk)
+        #expect(pipeline.cache.containsCachedImage(for: thumb))
+        #expect(pipeline.cache.imageCache?.keys == [pipeline.cache.makeImageCacheKey(for: thumb)])
+        pipeline.cache.removeAll(for: thumb)
+        pipeline.cache.removeCachedData(for: plain)
+        #expect(!pipeline.cache.containsCachedImage(for: thumb) && !pipeline.cache.containsData(for: plain))
+        #expect(try Origin.requestCount(path: file.lastPathComponent) == 0)
+    }
+}

@@ -16,15 +16,14 @@ extension ImagePipeline {
 
     private func startEncodeTask(_ task: PipelineTask<LoadedImage>, request: ImageRequest) {
         let dependency = subscribeImage(request, origins: { task.requests }, priority: task.priority) { [self] event in
-            switch event {
-            case .progress(let completed, let total):
-                task.send(progress: completed, total: total)
-            case .error(let error):
-                task.send(.failure(error))
-            case .value(let loaded) where loaded.encoded != nil || loaded.source == .memory:
-                // Read from disk already encoded, or from memory (so stored before).
-                task.send(.success(loaded))
-            case .value(let loaded):
+            task.relay(event) { loaded in
+                // Read from disk already encoded: nothing to encode or store.
+                // (An image from memory is encoded: a lower level in memory,
+                // [p1] serving [p1, p2], says `memory` too.)
+                guard loaded.encoded == nil else {
+                    task.send(.success(loaded))
+                    return
+                }
                 let item = queues.encoding.enqueueBlocking(priority: task.priority) { [self] in
                     guard !task.isEnded else { return }
                     task.send(encodeAndStore(loaded, request: request))

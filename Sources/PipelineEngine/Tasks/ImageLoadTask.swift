@@ -63,12 +63,7 @@ extension ImagePipeline {
     private func decodeOriginal(_ task: PipelineTask<LoadedImage>, request: ImageRequest) {
         let limits = configuration.imageLimits
         let dependency = subscribeData(request, origins: { task.requests }, priority: task.priority) { [self] event in
-            switch event {
-            case .progress(let completed, let total):
-                task.send(progress: completed, total: total)
-            case .error(let error):
-                task.send(.failure(error))
-            case .value(let loaded):
+            task.relay(event) { loaded in
                 let item = queues.decoding.enqueueBlocking(priority: task.priority) { [self] in
                     guard !task.isEnded else { return }
                     counters.countDecode()
@@ -90,12 +85,7 @@ extension ImagePipeline {
         let processor = request.processors[request.processors.count - 1]
         let dependency = subscribeImage(request.droppingLastProcessor, origins: { task.requests },
                                         priority: task.priority) { [self] event in
-            switch event {
-            case .progress(let completed, let total):
-                task.send(progress: completed, total: total)
-            case .error(let error):
-                task.send(.failure(error))
-            case .value(let input):
+            task.relay(event) { input in
                 let item = queues.processing.enqueueBlocking(priority: task.priority) { [self] in
                     guard !task.isEnded else { return }
                     counters.countProcessing(processor)

@@ -188,6 +188,16 @@ final class PipelineTask<Value: Sendable>: Sendable {
         for handler in handlers { handler(.progress(completed: completed, total: total)) }
     }
 
+    /// Handles an event of the task this one depends on: progress and errors
+    /// pass through to this task's subscribers, a value goes to `onValue`.
+    func relay<Input: Sendable>(_ event: PipelineTask<Input>.Event, onValue: (Input) -> Void) {
+        switch event {
+        case .progress(let completed, let total): send(progress: completed, total: total)
+        case .error(let error): send(.failure(error))
+        case .value(let value): onValue(value)
+        }
+    }
+
     /// Ends the task with its value or error, and tells every subscriber.
     func send(_ result: Result<Value, ImagePipelineError>) {
         let handlers: [Handler]? = state.withLock { state in
