@@ -1,4 +1,5 @@
 import Foundation
+import PipelineEngine
 import Testing
 import TestSupport
 
@@ -44,5 +45,30 @@ struct WarmCommandTests {
             #expect(second.outputLines.contains("ok disk \(size) \(image.url.absoluteString)"), "\(second)")
         }
         #expect(try images.map { try Origin.requestCount(path: $0.path) } == requestsAfterFirstRun)
+    }
+
+    @Test func warmWithProcessingFlagsStoresDecodableThumbnails() async throws {
+        // Given two 800×600 images and an empty cache folder
+        let images = try await Origin.makeImages("warm-thumb", count: 2, width: 800, height: 600)
+        let folder = try TestEnvironment.temporaryDirectory("warm-thumb")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = folder.appendingPathComponent("cache", isDirectory: true)
+        let list = folder.appendingPathComponent("urls.txt")
+        try Data(images.map { $0.url.absoluteString + "\n" }.joined().utf8).write(to: list)
+        let flags = ["--thumbnail", "64", "--format", "png"]
+
+        // When warm runs with processing flags
+        let result = try await warmer(["warm", "--cache-dir", cache.path] + flags + [list.path],
+                                      environment: ["WARMER_REDIS_URL": "redis://127.0.0.1:1"])
+
+        // Then each URL has a 64×48 PNG in the cache, found by `cache get` with the same flags
+        #expect(result.exited && result.status == 0, "\(result)")
+        for image in images {
+            let thumbnail = folder.appendingPathComponent("thumb.png")
+            let get = try await warmer(["cache", "get", "--cache-dir", cache.path] + flags + ["-o", thumbnail.path, image.url.absoluteString])
+            #expect(get.status == 0, "\(get)")
+            let header = try ImageHeader(data: try Data(contentsOf: thumbnail))
+            #expect(header.loader == "pngload_buffer" && header.width == 64 && header.height == 48)
+        }
     }
 }
