@@ -7,14 +7,15 @@
 #   1. installs what is missing (scripts/bootstrap.sh) and builds `warmer`;
 #   2. starts a local Redis (unless WARMER_REDIS_URL points at one) and a
 #      local nginx "origin" serving 60 generated images;
-#   3. enqueues one batch with the 60 image URLs;
-#   4. starts two workers that download them into a disk cache;
-#   5. follows the batch live with `warmer watch` until it is done;
+#   3. enqueues two batches of the 60 image URLs: the original bytes
+#      (destination disk), and 320-px WebP thumbnails (destination processed);
+#   4. starts two workers that warm them into a disk cache;
+#   5. follows each batch live with `warmer watch` until it is done;
 #   6. prints the batch counters and where the cached files are, then stops
 #      the workers and the services.
 # Everything lives in .services/demo/ (git-ignored): the images in origin/,
 # the cache in cache/, worker logs in worker-1.log and worker-2.log.
-# The exit status is that of `warmer watch`: 0 when no image failed.
+# The exit status is 0 when no image failed (as `warmer watch` says).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -66,9 +67,14 @@ done >"$urls"
 first_url=$(head -n 1 "$urls")
 
 # --- 3. Enqueue --------------------------------------------------------------
-step "Enqueuing $(wc -l <"$urls") URLs: warmer enqueue --priority normal $urls"
+step "Enqueuing $(wc -l <"$urls") URLs twice"
+echo "warmer enqueue --priority normal $urls" >&2
 batch=$("$warmer" enqueue --queue "$QUEUE" --priority normal "$urls")
-echo "batch: $batch" >&2
+echo "batch: $batch (original bytes)" >&2
+thumbs_flags=(--destination processed --thumbnail 320 --format webp --quality 80)
+echo "warmer enqueue --priority low ${thumbs_flags[*]} $urls" >&2
+thumbs=$("$warmer" enqueue --queue "$QUEUE" --priority low "${thumbs_flags[@]}" "$urls")
+echo "batch: $thumbs (320-px WebP thumbnails)" >&2
 
 # --- 4. Workers --------------------------------------------------------------
 step "Starting $WORKERS workers (logs: $DEMO/worker-N.log)"
@@ -82,21 +88,27 @@ for n in $(seq 1 "$WORKERS"); do
 done
 
 # --- 5. Watch ----------------------------------------------------------------
-step "Watching the batch: warmer watch --batch $batch"
 watch_status=0
-"$warmer" watch --queue "$QUEUE" --batch "$batch" || watch_status=$?
+for id in "$batch" "$thumbs"; do
+  step "Watching a batch: warmer watch --batch $id"
+  "$warmer" watch --queue "$QUEUE" --batch "$id" || watch_status=$?
+done
 
 # --- 6. Results --------------------------------------------------------------
-step "Batch counters: warmer status $batch"
-"$warmer" status --queue "$QUEUE" "$batch" || true
+for id in "$batch" "$thumbs"; do
+  step "Batch counters: warmer status $id"
+  "$warmer" status --queue "$QUEUE" "$id" || true
+done
 
 step "Where the files are"
 # `warmer cache path` prints the path even when the URL is not cached, but
 # then exits with status 1.
 cached_at=$("$warmer" cache path "$first_url") || cached_at="$cached_at (not cached)"
+thumb_at=$("$warmer" cache path "${thumbs_flags[@]:2}" "$first_url") || thumb_at="$thumb_at (not cached)"
 echo "cache dir:  $cache"
 echo "first URL:  $first_url"
 echo "cached at:  $cached_at"
+echo "thumbnail:  $thumb_at ($(vipsheader "${thumb_at%% *}" 2>/dev/null || echo "not readable"))"
 echo "files:      $(find "$cache" -type f | wc -l)"
 echo "total size: $(du -sh "$cache" | cut -f1)"
 
