@@ -115,4 +115,19 @@ struct ImagePrefetcherTests {
         prefetcher.isPaused = false
         _ = try await task.response
     }
+
+    @Test func completionFiresOnceWhenEverythingIsOnDiskAlready() async throws {
+        // Given: three images already in the disk cache.
+        let urls = try images("once", count: 3)
+        let prefetcher = ImagePrefetcher(pipeline: pipeline, destination: .diskCache)
+        await prefetchAndWait(prefetcher, urls.map { ImageRequest(url: $0) })
+        cache.flush()
+        // When: they are prefetched again (each finishes at once, from disk).
+        let completions = Mutex(0)
+        prefetcher.didComplete = { completions.withLock { $0 += 1 } }
+        prefetcher.startPrefetching(with: urls)
+        // Then: one completion, after the last request, not one per request.
+        #expect(completions.withLock { $0 } == 1)
+        #expect(pipeline.counters.downloads == 3)
+    }
 }

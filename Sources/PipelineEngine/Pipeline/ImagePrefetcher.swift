@@ -41,6 +41,9 @@ public final class ImagePrefetcher: Sendable {
         var byKey: [ImageLoadKey: UInt64] = [:]
         var priority: ImagePriority?
         var didComplete: (@Sendable () -> Void)?
+        /// Calls of `startPrefetching` in progress: no completion fires
+        /// while one is still adding requests (some finish at once).
+        var startingCount = 0
     }
 
     private let state: Mutex<State>
@@ -102,13 +105,17 @@ public final class ImagePrefetcher: Sendable {
     /// Starts prefetching `requests`, skipping those already in memory and
     /// those already being prefetched.
     public func startPrefetching(with requests: [ImageRequest]) {
+        state.withLock { $0.startingCount += 1 }
+        defer {
+            state.withLock { $0.startingCount -= 1 }
+            completeIfIdle()
+        }
         for request in requests {
             let key = ImageLoadKey(request)
             if destination == .memoryCache, pipeline.cache.containsCachedImage(for: request) { continue }
             if state.withLock({ $0.byKey[key] != nil }) { continue }
             enqueue(request, dedupeKey: key)
         }
-        completeIfIdle()
     }
 
     /// Prefetches one request and returns its task, to follow its events.
@@ -166,7 +173,7 @@ public final class ImagePrefetcher: Sendable {
     }
 
     private func completeIfIdle() {
-        let callback = state.withLock { $0.entries.isEmpty ? $0.didComplete : nil }
+        let callback = state.withLock { $0.entries.isEmpty && $0.startingCount == 0 ? $0.didComplete : nil }
         callback?()
     }
 }
