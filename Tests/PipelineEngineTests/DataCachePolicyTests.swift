@@ -142,3 +142,20 @@ extension DataCachePolicyTests {
         #expect(try Origin.requestCount(path: file.lastPathComponent) == 0)
     }
 }
+
+extension DataCachePolicyTests {
+    @Test func aCompletedTaskMeansTheEncodedFileIsOnDisk() async throws {
+        // Given a pipeline that stores encoded images
+        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-written"), sweepInterval: .seconds(3600))
+        var configuration = ImagePipeline.Configuration(dataCache: cache)
+        configuration.dataCachePolicy = .automatic
+        let pipeline = ImagePipeline(configuration: configuration)
+        let url = try Origin.url(of: Origin.makeImage(TestEnvironment.uniqueName("written")))
+        // When a processed prefetch completes
+        let response = try await pipeline.prefetchImage(for: ImageRequest(url: url, thumbnail: .init(maxPixelSize: 40))).response
+        // Then its file is in place already, without a flush (a process may exit right after)
+        let file = try #require(response.cacheURL)
+        #expect(FileManager.default.fileExists(atPath: file.path))
+        #expect(try ImageHeader(data: Data(contentsOf: file)).width == 40)
+    }
+}

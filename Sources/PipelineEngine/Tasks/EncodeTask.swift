@@ -26,7 +26,10 @@ extension ImagePipeline {
                 }
                 let item = queues.encoding.enqueueBlocking(priority: task.priority) { [self] in
                     guard !task.isEnded else { return }
-                    task.send(encodeAndStore(loaded, request: request))
+                    switch encode(loaded, request: request) {
+                    case .failure(let error): task.send(.failure(error))
+                    case .success(let data): store(data, of: loaded, request: request, for: task)
+                    }
                 }
                 task.setOperation(item)
             }
@@ -35,22 +38,31 @@ extension ImagePipeline {
     }
 
     /// Runs on an encoding thread.
-    private func encodeAndStore(_ loaded: LoadedImage, request: ImageRequest) -> Result<LoadedImage, ImagePipelineError> {
+    private func encode(_ loaded: LoadedImage, request: ImageRequest) -> Result<Data, ImagePipelineError> {
         let encoding = request.encoding ?? ImageEncoding(format: (loaded.sourceFormat ?? .jpeg).defaultOutputFormat)
-        let data: Data
         counters.countEncode()
-        do {
-            data = try ImageCodec.encode(loaded.image, as: encoding)
-        } catch {
-            return .failure(.imageProcessingFailed(error))
+        return Result { () throws(ImageProcessingError) in try ImageCodec.encode(loaded.image, as: encoding) }
+            .mapError { .imageProcessingFailed($0) }
+    }
+
+    /// Writes the encoded image and ends the task once the file is in place
+    /// (as the data level does), so a completed task means a file on disk.
+    private func store(_ data: Data, of loaded: LoadedImage, request: ImageRequest, for task: PipelineTask<LoadedImage>) {
+        let result = { (cacheURL: URL?) in
+            LoadedImage(image: loaded.image, source: loaded.source, sourceFormat: loaded.sourceFormat,
+                        encoded: data, cacheURL: cacheURL)
         }
-        var cacheURL: URL?
-        if let dataCache = configuration.dataCache {
-            let key = request.processedDataCacheKey
-            dataCache.storeData(data, for: key)
-            cacheURL = dataCache.url(for: key)
+        guard let dataCache = configuration.dataCache else {
+            task.send(.success(result(nil)))
+            return
         }
-        return .success(LoadedImage(image: loaded.image, source: loaded.source, sourceFormat: loaded.sourceFormat,
-                                    encoded: data, cacheURL: cacheURL))
+        let write = Task {
+            do {
+                task.send(.success(result(try await dataCache.write(data, for: request.processedDataCacheKey))))
+            } catch {
+                task.send(.failure(.dataCacheWriteFailed(String(describing: error))))
+            }
+        }
+        task.onCancel { write.cancel() }
     }
 }

@@ -31,8 +31,9 @@ struct WarmCommand: AsyncParsableCommand {
     func run() async throws {
         let list = try URLList(path: file)
         try list.validate()
+        let dataCache = try cache.makeDataCache()
         let pipeline = ImagePipeline(configuration: pipelineOptions.configuration(
-            dataLoader: DataLoader(), dataCache: try cache.makeDataCache()))
+            dataLoader: DataLoader(), dataCache: dataCache))
         let spec = processing.isGiven ? try processing.spec() : nil
         let reporter = WarmReporter(total: list.urls.count, isTerminal: standardOutputIsTerminal)
         let start = ContinuousClock.now
@@ -55,6 +56,7 @@ struct WarmCommand: AsyncParsableCommand {
                 startNext()
             }
         }
+        dataCache.flush() // nothing staged may be lost when the process exits
         reporter.finish(elapsed: ContinuousClock.now - start, cacheDirectory: cache.directory)
         if reporter.failed > 0 { throw ExitCode(1) }
     }

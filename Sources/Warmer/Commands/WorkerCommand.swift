@@ -37,8 +37,9 @@ struct WorkerCommand: AsyncParsableCommand {
 
         var loaderConfiguration = DataLoader.Configuration()
         loaderConfiguration.maximumConnectionsPerHost = max(16, concurrency)
+        let dataCache = try cache.makeDataCache()
         let pipeline = ImagePipeline(configuration: pipelineOptions.configuration(
-            dataLoader: DataLoader(configuration: loaderConfiguration), dataCache: try cache.makeDataCache()))
+            dataLoader: DataLoader(configuration: loaderConfiguration), dataCache: dataCache))
 
         var configuration = Worker.Configuration()
         configuration.concurrency = concurrency
@@ -46,5 +47,7 @@ struct WorkerCommand: AsyncParsableCommand {
         let worker = Worker(queue: queue, blockingClient: try redis.makeBlockingClient(), pipeline: pipeline,
                             configuration: configuration, stop: stop)
         await worker.run()
+        dataCache.flush() // jobs complete once their files are written; this is for anything else staged
+
     }
 }
