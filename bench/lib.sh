@@ -36,6 +36,8 @@ bench_setup() {
   trap 'exit 130' INT
   trap 'exit 143' TERM
   start_origin "$CORPUS" "$WORK/nginx"
+  # The SSRF guard refuses loopback by default: allow the local origin's host.
+  export WARMER_ALLOW_HOSTS=127.0.0.1
   start_redis "$WORK/redis"
   export WARMER_REDIS_URL=$REDIS_URL
   URLS="$WORK/urls.txt"

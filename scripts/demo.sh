@@ -52,6 +52,8 @@ else
 fi
 scripts/make-corpus.sh "$DEMO/origin" "$IMAGE_COUNT"
 start_origin "$DEMO/origin" "$DEMO/nginx"
+# The SSRF guard refuses loopback by default: allow the local origin's host.
+export WARMER_ALLOW_HOSTS=127.0.0.1
 
 # A fresh, empty cache each run, so the demo really downloads everything.
 cache="$DEMO/cache"

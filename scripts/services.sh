@@ -225,6 +225,16 @@ http {
             alias $root/;
             limit_rate 100k;
         }
+
+        # Redirects into the network Warmer runs in, for the SSRF guard's tests:
+        # /redirect/loopback/NAME goes to http://127.0.0.1:PORT/NAME,
+        # /redirect/metadata to the cloud metadata address.
+        location /redirect/loopback/ {
+            rewrite ^/redirect/loopback/(.*)$ http://127.0.0.1:\$server_port/\$1 redirect;
+        }
+        location = /redirect/metadata {
+            return 302 http://169.254.169.254/latest/meta-data/;
+        }
     }
 }
 EOF

@@ -22,6 +22,7 @@ static inline CURLcode warmer_easy_setopt_pointer(CURL *h, CURLoption o, void *v
 static inline CURLcode warmer_easy_setopt_slist(CURL *h, CURLoption o, struct curl_slist *v) { return curl_easy_setopt(h, o, v); }
 static inline CURLcode warmer_easy_setopt_share(CURL *h, CURLSH *v) { return curl_easy_setopt(h, CURLOPT_SHARE, v); }
 static inline CURLcode warmer_easy_setopt_data_callback(CURL *h, CURLoption o, warmer_curl_data_callback v) { return curl_easy_setopt(h, o, v); }
+static inline CURLcode warmer_easy_setopt_opensocket_callback(CURL *h, warmer_curl_opensocket_callback v) { return curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, v); }
 static inline CURLcode warmer_easy_setopt_xferinfo_callback(CURL *h, warmer_curl_xferinfo_callback v) { return curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, v); }
 
 static inline CURLcode warmer_easy_getinfo_long(CURL *h, CURLINFO i, long *v) { return curl_easy_getinfo(h, i, v); }

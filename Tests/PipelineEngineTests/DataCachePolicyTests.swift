@@ -39,7 +39,7 @@ struct DataCachePolicyTests {
     func writesWhatThePolicySays(_ expected: Expectation) async throws {
         // Given
         let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataCache: cache)
+        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache)
         configuration.dataCachePolicy = expected.policy
         let pipeline = ImagePipeline(configuration: configuration)
         let file = try Origin.makeImage(TestEnvironment.uniqueName("policy"), width: 300, height: 200)
@@ -68,7 +68,7 @@ struct DataCachePolicyTests {
 
     @Test func dataOnlyLoadsNeverEncodeAndStoreNothingUnderStoreEncodedImages() async throws {
         let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-data"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataCache: cache)
+        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache)
         configuration.dataCachePolicy = .storeEncodedImages
         let pipeline = ImagePipeline(configuration: configuration)
         let file = try Origin.makeImage(TestEnvironment.uniqueName("policy-data"))
@@ -81,7 +81,7 @@ struct DataCachePolicyTests {
 
     @Test func anEncodedCopyOnDiskIsServedWithoutDownloading() async throws {
         let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-disk"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataCache: cache, imageCache: ImageCache())
+        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache())
         configuration.dataCachePolicy = .automatic
         let file = try Origin.makeImage(TestEnvironment.uniqueName("policy-disk"))
         let request = ImageRequest(url: try Origin.url(of: file), thumbnail: .init(maxPixelSize: 64), encoding: .init(format: .png))
@@ -104,7 +104,7 @@ extension DataCachePolicyTests {
     @Test func aChainServedFromMemoryStillStoresItsEncodedResult() async throws {
         // Given: [resize] is in memory, under a policy that stores encoded images.
         let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-memory"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataCache: cache, imageCache: ImageCache())
+        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache())
         configuration.dataCachePolicy = .automatic
         let pipeline = ImagePipeline(configuration: configuration)
         let url = try Origin.url(of: Origin.makeImage(TestEnvironment.uniqueName("policy-memory")))
@@ -121,7 +121,7 @@ extension DataCachePolicyTests {
 
     @Test func pipelineCacheReachesEveryLayerByRequest() async throws {
         let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-layers"), sweepInterval: .seconds(3600))
-        let pipeline = ImagePipeline(configuration: .init(dataCache: cache, imageCache: ImageCache()))
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache()))
         let file = try Origin.makeImage(TestEnvironment.uniqueName("layers"))
         let plain = ImageRequest(url: try Origin.url(of: file))
         let thumb = ImageRequest(url: plain.url, thumbnail: .init(maxPixelSize: 32), options: [.returnCacheDataDontLoad])
@@ -147,7 +147,7 @@ extension DataCachePolicyTests {
     @Test func aCompletedTaskMeansTheEncodedFileIsOnDisk() async throws {
         // Given a pipeline that stores encoded images
         let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-written"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataCache: cache)
+        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache)
         configuration.dataCachePolicy = .automatic
         let pipeline = ImagePipeline(configuration: configuration)
         let url = try Origin.url(of: Origin.makeImage(TestEnvironment.uniqueName("written")))

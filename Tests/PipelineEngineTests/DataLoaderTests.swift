@@ -6,7 +6,7 @@ import TestSupport
 
 @Suite("DataLoader")
 struct DataLoaderTests {
-    let loader = DataLoader()
+    let loader = DataLoader.testOrigin
 
     @Test func downloadsTheOriginsBytes() async throws {
         let file = try Origin.makeImage(TestEnvironment.uniqueName("loader"), format: .png)
@@ -58,7 +58,7 @@ struct DataLoaderTests {
     }
 
     @Test func refusesABodyOverTheLimit() async throws {
-        var configuration = DataLoader.Configuration()
+        var configuration = DataLoader.Configuration.testOrigin
         configuration.maximumBodySize = 10_000
         let file = try Origin.makeImage(TestEnvironment.uniqueName("big"), width: 200, height: 200)
         await #expect(throws: DataLoaderError.bodyTooLarge(limit: 10_000)) {

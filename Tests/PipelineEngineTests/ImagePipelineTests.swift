@@ -10,7 +10,7 @@ struct ImagePipelineTests {
 
     init() throws {
         cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("pipeline"), sweepInterval: .seconds(3600))
-        pipeline = ImagePipeline(configuration: .init(dataCache: cache))
+        pipeline = ImagePipeline(configuration: .init(dataLoader: .testOrigin, dataCache: cache))
     }
 
     /// A ~150 KB image on the origin, and its slow (100 KB/s) URL, so downloads stay in flight for a while.
@@ -57,7 +57,7 @@ struct ImagePipelineTests {
     }
 
     @Test func withoutCoalescingEveryTaskDownloads() async throws {
-        var configuration = ImagePipeline.Configuration(dataCache: nil)
+        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: nil)
         configuration.isTaskCoalescingEnabled = false
         let uncoalesced = ImagePipeline(configuration: configuration)
         let (file, url) = try slowImage("no-coalesce")

@@ -11,7 +11,7 @@ struct ImagePrefetcherTests {
 
     init() throws {
         cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("prefetcher"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataCache: cache, imageCache: ImageCache())
+        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache())
         configuration.dataCachePolicy = .storeAll
         pipeline = ImagePipeline(configuration: configuration)
     }

@@ -14,7 +14,7 @@ struct TaskGraphTests {
 
     init() throws {
         cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("graph"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataCache: cache, imageCache: ImageCache())
+        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache())
         configuration.dataCachePolicy = .storeOriginalData
         pipeline = ImagePipeline(configuration: configuration)
     }
@@ -128,7 +128,7 @@ struct TaskGraphTests {
     @Test func aWaitingOperationIsRaisedWhenAHighPriorityRequestJoins() async throws {
         // Given: one download slot, held by a slow download; then `low`
         // (veryLow) and `normal` wait for it, in that order.
-        var configuration = ImagePipeline.Configuration(dataCache: nil)
+        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: nil)
         configuration.concurrency.dataLoading = 1
         let pipeline = ImagePipeline(configuration: configuration)
         let (_, blocker) = try slowImage("blocker")
@@ -150,7 +150,7 @@ struct TaskGraphTests {
     }
 
     @Test func changingATasksPriorityMovesItsWaitingWork() async throws {
-        var configuration = ImagePipeline.Configuration(dataCache: nil)
+        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: nil)
         configuration.concurrency.dataLoading = 1
         let pipeline = ImagePipeline(configuration: configuration)
         let (_, blocker) = try slowImage("blocker-2")
@@ -168,7 +168,7 @@ struct TaskGraphTests {
     }
 
     @Test func withoutCoalescingEveryRequestDoesItsOwnWork() async throws {
-        var configuration = ImagePipeline.Configuration(dataCache: nil)
+        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: nil)
         configuration.isTaskCoalescingEnabled = false
         let pipeline = ImagePipeline(configuration: configuration)
         let (_, url) = try slowImage("uncoalesced-image")

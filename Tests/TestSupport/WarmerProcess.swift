@@ -33,6 +33,11 @@ public final class WarmerProcess: @unchecked Sendable {
         process.executableURL = try Self.binary()
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
+        // The SSRF guard refuses loopback by default: allow the test origin's
+        // host, as a deployment allows an on-premise origin.
+        if merged["WARMER_ALLOW_HOSTS"] == nil, let host = try? TestEnvironment.originURL().host {
+            merged["WARMER_ALLOW_HOSTS"] = host
+        }
         merged.merge(environment) { _, new in new }
         process.environment = merged
         process.standardOutput = output

@@ -1,4 +1,5 @@
 import CCurl
+import Foundation
 
 /// An owned libcurl easy handle, reused across transfers.
 ///
@@ -58,6 +59,10 @@ final class CurlEasyHandle {
         _ = warmer_easy_setopt_pointer(raw, CURLOPT_HEADERDATA, context)
         _ = warmer_easy_setopt_data_callback(raw, CURLOPT_WRITEFUNCTION, curlWriteCallback)
         _ = warmer_easy_setopt_pointer(raw, CURLOPT_WRITEDATA, context)
+        // The SSRF guard: every connection, redirects included, is checked on
+        // the address DNS resolved to, just before its socket is opened.
+        _ = warmer_easy_setopt_opensocket_callback(raw, curlOpenSocketCallback)
+        _ = warmer_easy_setopt_pointer(raw, CURLOPT_OPENSOCKETDATA, context)
     }
 
     /// The last URL the transfer used, after redirects.
@@ -83,4 +88,34 @@ private let curlWriteCallback: warmer_curl_data_callback = { pointer, size, coun
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
     let length = size * count
     return transfer.receiveBody(UnsafeRawBufferPointer(start: pointer, count: length)) ? length : 0
+}
+
+/// libcurl's open-socket callback: checks the resolved address against the
+/// transfer's `AddressPolicy`, then opens the socket as libcurl would.
+private let curlOpenSocketCallback: warmer_curl_opensocket_callback = { context, _, address in
+    guard let context, let address else { return CURL_SOCKET_BAD }
+    let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+    guard let ip = IPAddress(socketAddress: address), transfer.mayConnect(to: ip) else { return CURL_SOCKET_BAD }
+    return socket(address.pointee.family, address.pointee.socktype, address.pointee.protocol)
+}
+
+extension IPAddress {
+    /// The address of a socket address libcurl is about to connect to.
+    init?(socketAddress address: UnsafeMutablePointer<curl_sockaddr>) {
+        let family = address.pointee.family
+        let bytes: [UInt8]? = withUnsafeBytes(of: &address.pointee.addr) { raw in
+            switch family {
+            case AF_INET:
+                let v4 = raw.load(as: sockaddr_in.self)
+                return withUnsafeBytes(of: v4.sin_addr) { Array($0) }
+            case AF_INET6:
+                let v6 = raw.load(as: sockaddr_in6.self)
+                return withUnsafeBytes(of: v6.sin6_addr) { Array($0) }
+            default:
+                return nil
+            }
+        }
+        guard let bytes else { return nil }
+        self.init(bytes: bytes)
+    }
 }

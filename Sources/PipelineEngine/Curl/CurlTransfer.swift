@@ -78,6 +78,17 @@ final class CurlTransfer {
         request.onProgress(received, expectedLength)
     }
 
+    /// Whether the transfer may connect to `address`, for the URL it is on now
+    /// (redirects included). A refusal is remembered as the transfer's error.
+    func mayConnect(to address: IPAddress) -> Bool {
+        let host = easy.effectiveURL.flatMap { URLComponents(string: $0)?.host }
+        guard request.addressPolicy.permits(address, host: host) else {
+            abortReason = .addressRefused(address.description)
+            return false
+        }
+        return true
+    }
+
     /// The transfer's outcome once libcurl reports it done.
     func result(for code: CURLcode) -> Result<CurlTransferResponse, DataLoaderError> {
         if let abortReason { return .failure(abortReason) }

@@ -10,6 +10,8 @@ struct CurlTransferRequest: Sendable {
     let headers: [String]
     let limits: Limits
     let userAgent: String
+    /// Which resolved addresses the transfer may connect to.
+    let addressPolicy: AddressPolicy
     /// Called on the curl thread with (bytes received, expected total if known), throttled.
     let onProgress: @Sendable (Int64, Int64?) -> Void
     /// Called exactly once on the curl thread.

@@ -32,6 +32,9 @@ public final class DataLoader: Sendable {
         public var userAgent: String = "Warmer/\(WarmerVersion.current)"
         /// Extra request headers, e.g. `["Authorization": "Bearer …"]`.
         public var additionalHeaders: [String: String] = [:]
+        /// Which addresses downloads may connect to. Default: public
+        /// addresses only (the SSRF guard; see `AddressPolicy`).
+        public var addressPolicy = AddressPolicy()
 
         /// Creates the default configuration.
         public init() {}
@@ -108,6 +111,7 @@ public final class DataLoader: Sendable {
                 progressIntervalNanoseconds: UInt64(configuration.progressInterval.milliseconds) * 1_000_000
             ),
             userAgent: configuration.userAgent,
+            addressPolicy: configuration.addressPolicy,
             onProgress: progress,
             onCompletion: completion,
             cancellation: cancellation

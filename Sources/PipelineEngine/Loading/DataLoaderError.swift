@@ -14,6 +14,9 @@ public enum DataLoaderError: Error, Sendable, Equatable, CustomStringConvertible
     case tooManyRedirects
     /// The download was cancelled.
     case cancelled
+    /// The address the URL (or a redirect) resolved to is not allowed by the
+    /// loader's `AddressPolicy` (loopback, private, link-local…). Permanent.
+    case addressRefused(String)
     /// A network-level failure reported by libcurl (DNS, connection refused, reset...).
     case transport(code: Int, message: String)
 
@@ -27,6 +30,7 @@ public enum DataLoaderError: Error, Sendable, Equatable, CustomStringConvertible
         case .timedOut: "timed_out"
         case .tooManyRedirects: "too_many_redirects"
         case .cancelled: "cancelled"
+        case .addressRefused: "address_refused"
         case .transport: "transport"
         }
     }
@@ -42,6 +46,7 @@ public enum DataLoaderError: Error, Sendable, Equatable, CustomStringConvertible
         case .timedOut: "The download timed out"
         case .tooManyRedirects: "Too many redirects"
         case .cancelled: "The download was cancelled"
+        case .addressRefused(let address): "Refused to connect to \(address): not a public address (see AddressPolicy, --allow-host)"
         case .transport(let code, let message): "\(message) (curl error \(code))"
         }
     }

@@ -17,6 +17,7 @@ struct WarmCommand: AsyncParsableCommand {
     @OptionGroup var cache: CacheOptions
     @OptionGroup(title: "Processing") var processing: ProcessingOptions
     @OptionGroup(title: "Pipeline") var pipelineOptions: PipelineOptions
+    @OptionGroup(title: "Network") var network: NetworkOptions
 
     @Option(help: "URLs loaded at once.")
     var concurrency: Int = 8
@@ -32,8 +33,10 @@ struct WarmCommand: AsyncParsableCommand {
         let list = try URLList(path: file)
         try list.validate()
         let dataCache = try cache.makeDataCache()
+        var loaderConfiguration = DataLoader.Configuration()
+        loaderConfiguration.addressPolicy = network.addressPolicy
         let pipeline = ImagePipeline(configuration: pipelineOptions.configuration(
-            dataLoader: DataLoader(), dataCache: dataCache))
+            dataLoader: DataLoader(configuration: loaderConfiguration), dataCache: dataCache))
         let spec = processing.isGiven ? try processing.spec() : nil
         let reporter = WarmReporter(total: list.urls.count, isTerminal: standardOutputIsTerminal)
         let start = ContinuousClock.now

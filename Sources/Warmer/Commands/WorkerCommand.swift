@@ -14,6 +14,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @OptionGroup var redis: RedisOptions
     @OptionGroup var cache: CacheOptions
     @OptionGroup(title: "Pipeline") var pipelineOptions: PipelineOptions
+    @OptionGroup(title: "Network") var network: NetworkOptions
 
     @Option(help: "Jobs run at once by this process.")
     var concurrency: Int = 8
@@ -37,6 +38,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
         var loaderConfiguration = DataLoader.Configuration()
         loaderConfiguration.maximumConnectionsPerHost = max(16, concurrency)
+        loaderConfiguration.addressPolicy = network.addressPolicy
         let dataCache = try cache.makeDataCache()
         let pipeline = ImagePipeline(configuration: pipelineOptions.configuration(
             dataLoader: DataLoader(configuration: loaderConfiguration), dataCache: dataCache))
