@@ -18,7 +18,7 @@ extension ImagePipeline {
         /// The disk cache key of what `request` stores: the original data's
         /// key for a plain request, the encoded image's for a processed one.
         public func makeDataCacheKey(for request: ImageRequest) -> String {
-            request.isProcessed || request.encoding != nil ? request.processedDataCacheKey : request.dataCacheKey
+            request.processedDataCacheKey // the URL alone for a plain request
         }
 
         // MARK: Memory

@@ -25,7 +25,6 @@ extension ImagePipeline {
         }
         let policy = configuration.dataCachePolicy
         if let dataCache = configuration.dataCache, request.readsDiskCache,
-           request.isProcessed || request.encoding != nil || policy == .storeEncodedImages,
            policy.mayHaveEncodedImage(for: request), dataCache.containsData(for: request.processedDataCacheKey) {
             decodeEncodedCopy(task, request: request, from: dataCache)
             return

@@ -33,10 +33,8 @@ struct WarmCommand: AsyncParsableCommand {
         let list = try URLList(path: file)
         try list.validate()
         let dataCache = try cache.makeDataCache()
-        var loaderConfiguration = DataLoader.Configuration()
-        loaderConfiguration.addressPolicy = network.addressPolicy
         let pipeline = ImagePipeline(configuration: pipelineOptions.configuration(
-            dataLoader: DataLoader(configuration: loaderConfiguration), dataCache: dataCache))
+            dataLoader: DataLoader(configuration: network.loaderConfiguration), dataCache: dataCache))
         let spec = processing.isGiven ? try processing.spec() : nil
         let reporter = WarmReporter(total: list.urls.count, isTerminal: standardOutputIsTerminal)
         let start = ContinuousClock.now

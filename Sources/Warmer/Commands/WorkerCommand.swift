@@ -36,9 +36,8 @@ struct WorkerCommand: AsyncParsableCommand {
         queueConfiguration.leaseDuration = .seconds(leaseDuration)
         let queue = try redis.makeQueue(configuration: queueConfiguration)
 
-        var loaderConfiguration = DataLoader.Configuration()
+        var loaderConfiguration = network.loaderConfiguration
         loaderConfiguration.maximumConnectionsPerHost = max(16, concurrency)
-        loaderConfiguration.addressPolicy = network.addressPolicy
         let dataCache = try cache.makeDataCache()
         let pipeline = ImagePipeline(configuration: pipelineOptions.configuration(
             dataLoader: DataLoader(configuration: loaderConfiguration), dataCache: dataCache))

@@ -30,9 +30,7 @@ struct ProcessingOptions: ParsableArguments {
     var processing: String?
 
     /// Whether any processing flag was given.
-    var isGiven: Bool {
-        thumbnail != nil || resize != nil || blur != nil || rounded != nil || circle || format != nil || quality != nil || processing != nil
-    }
+    var isGiven: Bool { isGivenBesidesSpec || processing != nil }
 
     /// The spec the flags describe.
     func spec() throws -> ProcessingSpec {

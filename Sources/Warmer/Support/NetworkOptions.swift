@@ -34,6 +34,13 @@ struct NetworkOptions: ParsableArguments {
         return policy
     }
 
+    /// The default loader configuration with this address policy.
+    var loaderConfiguration: DataLoader.Configuration {
+        var configuration = DataLoader.Configuration()
+        configuration.addressPolicy = addressPolicy
+        return configuration
+    }
+
     private func networks() -> [String] {
         allowedNetworks + Self.list(ProcessInfo.processInfo.environment["WARMER_ALLOW_NETWORKS"])
     }
