@@ -3,8 +3,9 @@
 #
 #   scripts/bootstrap.sh
 #
-# Safe to run any number of times: each package is checked with `dpkg -s` and
-# apt is only invoked (one `apt-get update`, one `apt-get install`) when at
+# Safe to run any number of times: each package is checked with `dpkg -s`
+# (python3: any `python3` on PATH will do, see is_present below) and apt is
+# only invoked (one `apt-get update`, one `apt-get install`) when at
 # least one is missing. When everything is already there it prints nothing.
 #
 # It also checks that the Swift toolchain is on PATH; Swift is not installed
@@ -20,6 +21,10 @@ set -euo pipefail
 #   nginx-light           local HTTP origin serving test images
 #   curl                  readiness checks and the bench reference download
 #   make                  the Makefile entry points
+#   python3               runs scripts/fault-origin.py, the tests' fault-injecting
+#                         origin (standard library only). Any python3 on PATH is
+#                         enough (pyenv, a CI image's own...); the Debian package
+#                         is installed only when there is none.
 REQUIRED_PACKAGES=(
   libcurl4-openssl-dev
   libhiredis-dev
@@ -29,14 +34,24 @@ REQUIRED_PACKAGES=(
   nginx-light
   curl
   make
+  python3
 )
 
 log() { echo "bootstrap: $*" >&2; }
 
+# is_present PKG: whether PKG is installed. For python3 the scripts only need
+# the interpreter, wherever it comes from: a python3 on PATH counts.
+is_present() {
+  case $1 in
+    python3) command -v python3 >/dev/null 2>&1 ;;
+    *) dpkg -s "$1" >/dev/null 2>&1 ;;
+  esac
+}
+
 # Collect the packages that are not installed yet.
 missing=()
 for pkg in "${REQUIRED_PACKAGES[@]}"; do
-  if ! dpkg -s "$pkg" >/dev/null 2>&1; then
+  if ! is_present "$pkg"; then
     missing+=("$pkg")
   fi
 done

@@ -1,6 +1,7 @@
 # shellcheck shell=bash
 # Local throw-away services for tests, the demo and the benchmark:
-# a Redis server and an nginx "origin" serving a folder of images.
+# a Redis server, an nginx "origin" serving a folder of images, and a
+# fault-injecting origin (scripts/fault-origin.py) serving the same folder.
 #
 # This file is a library: source it, do not run it.
 #
@@ -10,6 +11,9 @@
 #   start_origin .services/test/origin .services/test/nginx
 #                                               # exports ORIGIN_PORT, ORIGIN_URL,
 #                                               #   ORIGIN_ROOT, ORIGIN_LOG, ORIGIN_ERROR_LOG
+#   start_fault_origin .services/test/origin .services/test/fault-origin
+#                                               # exports FAULT_ORIGIN_PORT, FAULT_ORIGIN_URL,
+#                                               #   FAULT_ORIGIN_LOG, FAULT_ORIGIN_ERROR_LOG
 #   ...
 #   worker & track_process $! worker           # optional: your own processes
 #   stop_process PID                            # stop one of them now
@@ -21,6 +25,9 @@
 # Every server binds 127.0.0.1 only, on a random free port, and keeps all of
 # its files (config, logs, pid, temp) in the directory it is given, so several
 # copies can run side by side and nothing under /var or /etc is touched.
+
+# The folder of this file (and of fault-origin.py), however it is sourced.
+_SERVICES_SCRIPTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # PIDs and names of the processes started here, in start order.
 _SERVICES_PIDS=()
@@ -283,6 +290,53 @@ start_origin() {
     fi
     stop_process "$pid"
     _services_log "nginx did not start on port $port (attempt $attempt); last error lines:"
+    tail -n 5 "$dir/error.log" >&2 || true
+  done
+  return 1
+}
+
+# start_fault_origin ROOT DIR: start scripts/fault-origin.py (python3, standard
+# library only) serving the folder ROOT on a free 127.0.0.1 port, for faults
+# nginx cannot produce on demand. Each request chooses its behaviour with query
+# options (validators, Cache-Control, 304s, ranges, cut or stalled bodies,
+# failure sequences per id=...): see the header of scripts/fault-origin.py.
+#   GET /files/NAME?OPTIONS   serves ROOT/NAME (HTTP/1.1, keep-alive)
+#   GET /redirect?to=URL      302 to URL
+#   GET /status/CODE          that status, with a tiny body
+#   GET /_ready               204, not logged (readiness probe)
+# Request log: DIR/requests.jsonl, one JSON object per request, written when
+# its response ends: {"ts", "end", "method", "path", "query", "id", "headers",
+# "status", "bytes"}. Its standard error (real errors only): DIR/error.log.
+# Exports FAULT_ORIGIN_PORT, FAULT_ORIGIN_URL, FAULT_ORIGIN_LOG,
+# FAULT_ORIGIN_ERROR_LOG.
+start_fault_origin() {
+  local root=${1:?usage: start_fault_origin ROOT DIR} dir=${2:?usage: start_fault_origin ROOT DIR}
+  mkdir -p "$root" "$dir"
+  root=$(cd "$root" && pwd)
+  dir=$(cd "$dir" && pwd)
+  local log="$dir/requests.jsonl" port pid attempt
+  : >"$log" # start each run with fresh logs
+  : >"$dir/error.log"
+
+  for attempt in 1 2 3; do
+    port=$(free_port)
+    # -u: unbuffered, so an error reaches the log before a crash.
+    python3 -u "$_SERVICES_SCRIPTS/fault-origin.py" \
+      --root "$root" --port "$port" --log "$log" \
+      >>"$dir/error.log" 2>&1 &
+    pid=$!
+    track_process "$pid" fault-origin
+
+    if _wait_until 10 "$pid" _origin_ready "http://127.0.0.1:$port/_ready"; then
+      export FAULT_ORIGIN_PORT=$port
+      export FAULT_ORIGIN_URL="http://127.0.0.1:$port"
+      export FAULT_ORIGIN_LOG=$log
+      export FAULT_ORIGIN_ERROR_LOG="$dir/error.log"
+      _services_log "fault origin: $FAULT_ORIGIN_URL (serving $root, log: $FAULT_ORIGIN_LOG)"
+      return 0
+    fi
+    stop_process "$pid"
+    _services_log "fault-origin.py did not start on port $port (attempt $attempt); last error lines:"
     tail -n 5 "$dir/error.log" >&2 || true
   done
   return 1

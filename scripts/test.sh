@@ -5,8 +5,10 @@
 #   scripts/test.sh --filter Redis    # extra arguments go to `swift test`
 #
 # Before `swift test` it starts, on random loopback ports:
-#   - a Redis server (empty, no persistence), and
-#   - an nginx origin serving a small image corpus,
+#   - a Redis server (empty, no persistence),
+#   - an nginx origin serving a small image corpus, and
+#   - scripts/fault-origin.py serving the same folder, for faults nginx cannot
+#     produce on demand (cut or stalled bodies, failure sequences, 304s...),
 # and tells the tests where they are through the environment:
 #   WARMER_TEST_REDIS_URL    redis://127.0.0.1:PORT
 #   WARMER_TEST_REDIS_PORT   PORT
@@ -16,6 +18,13 @@
 #   WARMER_TEST_ORIGIN_LOG   nginx access log, one line per request:
 #                            METHOD URI STATUS BODY_BYTES "RANGE" "IF-RANGE"
 #                            ("-" when a header is absent, quotes in it as \x22)
+#   WARMER_TEST_FAULT_ORIGIN     http://127.0.0.1:PORT   (/files/NAME?OPTIONS serves
+#                                the origin folder's NAME; the options are listed in
+#                                scripts/fault-origin.py; also /redirect?to=URL and
+#                                /status/CODE)
+#   WARMER_TEST_FAULT_ORIGIN_LOG its request log: one JSON object per line, written
+#                                when the response ends: {"ts", "end", "method",
+#                                "path", "query", "id", "headers", "status", "bytes"}
 # The origin holds img-0001.jpg ... img-0024.png (JPEG, WebP and PNG) and
 # large.jpg (about 1.5 MB, always the same bytes) for slow-download tests.
 #
@@ -58,7 +67,7 @@ scripts/make-corpus.sh "$STATE/corpus" "$FIXTURE_COUNT"
 if [[ ! -s "$STATE/corpus/large.jpg" ]]; then
   make_large_jpeg "$STATE/corpus/large.jpg"
 fi
-rm -rf "$STATE/origin" "$STATE/redis" "$STATE/nginx"
+rm -rf "$STATE/origin" "$STATE/redis" "$STATE/nginx" "$STATE/fault-origin"
 mkdir -p "$STATE/origin"
 cp -p "$STATE/corpus"/img-* "$STATE/corpus/large.jpg" "$STATE/origin/"
 
@@ -71,12 +80,15 @@ trap 'exit 143' TERM # ... and on kill
 
 start_redis "$STATE/redis"
 start_origin "$STATE/origin" "$STATE/nginx"
+start_fault_origin "$STATE/origin" "$STATE/fault-origin"
 
 export WARMER_TEST_REDIS_URL=$REDIS_URL
 export WARMER_TEST_REDIS_PORT=$REDIS_PORT
 export WARMER_TEST_ORIGIN=$ORIGIN_URL
 export WARMER_TEST_ORIGIN_ROOT=$ORIGIN_ROOT
 export WARMER_TEST_ORIGIN_LOG=$ORIGIN_LOG
+export WARMER_TEST_FAULT_ORIGIN=$FAULT_ORIGIN_URL
+export WARMER_TEST_FAULT_ORIGIN_LOG=$FAULT_ORIGIN_LOG
 
 # --- Tests ------------------------------------------------------------------
 log "swift test $*"
@@ -85,12 +97,14 @@ swift test "$@" 2>&1 | tee "$STATE/swift-test.log" || status=${PIPESTATUS[0]}
 
 # On CI nobody can look at .services/test afterwards: show the service logs.
 if ((status != 0)) && [[ ${CI:-} == true ]]; then
-  for f in "$STATE/redis/redis.log" "$ORIGIN_ERROR_LOG"; do
+  for f in "$STATE/redis/redis.log" "$ORIGIN_ERROR_LOG" "$FAULT_ORIGIN_ERROR_LOG"; do
     echo "===== $f (last 200 lines) ====="
     tail -n 200 "$f" || true
   done
-  echo "===== $ORIGIN_LOG (last 100 requests) ====="
-  tail -n 100 "$ORIGIN_LOG" || true
+  for f in "$ORIGIN_LOG" "$FAULT_ORIGIN_LOG"; do
+    echo "===== $f (last 100 requests) ====="
+    tail -n 100 "$f" || true
+  done
 fi
 
 # Repeat the failures last, where a log that keeps only its tail shows them.

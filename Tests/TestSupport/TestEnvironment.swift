@@ -10,7 +10,7 @@ public enum TestEnvironment {
     public struct MissingService: Error, CustomStringConvertible {
         public let variable: String
         public var description: String {
-            "\(variable) is not set: run the suite with `make test` (scripts/test.sh), which starts redis-server and the nginx origin"
+            "\(variable) is not set: run the suite with `make test` (scripts/test.sh), which starts redis-server, the nginx origin and the fault origin"
         }
     }
 
@@ -38,6 +38,21 @@ public enum TestEnvironment {
     /// nginx's access log: `METHOD URI STATUS BYTES "RANGE" "IF-RANGE"` per request.
     public static func originLog() throws -> URL {
         URL(fileURLWithPath: try value("WARMER_TEST_ORIGIN_LOG"))
+    }
+
+    /// The fault-injecting origin (`scripts/fault-origin.py`): `http://127.0.0.1:PORT`.
+    /// `/files/NAME?OPTIONS` serves `NAME` from the same folder as the nginx
+    /// origin (`originRoot()`); build its URLs with `FaultOrigin`.
+    public static func faultOriginURL() throws -> URL {
+        guard let url = URL(string: try value("WARMER_TEST_FAULT_ORIGIN")) else {
+            throw MissingService(variable: "WARMER_TEST_FAULT_ORIGIN")
+        }
+        return url
+    }
+
+    /// The fault origin's request log: one JSON object per request (see `FaultOrigin.Request`).
+    public static func faultOriginLog() throws -> URL {
+        URL(fileURLWithPath: try value("WARMER_TEST_FAULT_ORIGIN_LOG"))
     }
 
     /// A fresh, empty temporary folder.
