@@ -1,0 +1,504 @@
+import Synchronization
+import Testing
+@testable import PipelineEngine
+
+/// The rate limiter on a manual clock: time only moves when a test advances
+/// it, so every assertion about pacing is exact and no test waits in real time.
+@Suite("RateLimiter")
+struct RateLimiterTests {
+    // MARK: Token bucket
+
+    @Test func tokenBucketRefillsByElapsedTimeUpToItsBurst() {
+        let start = ContinuousClock.now
+        var bucket = TokenBucket(rate: 2, burst: 3, now: start)
+        let burst = (0..<4).map { _ in bucket.take(at: start) }
+        #expect(burst == [true, true, true, false])
+        #expect(bucket.nextTokenTime == start + .milliseconds(500))
+        let early = bucket.take(at: start + .milliseconds(499))
+        let onTime = bucket.take(at: start + .milliseconds(500))
+        #expect(!early && onTime)
+        // Ten seconds later it holds its burst, not twenty tokens.
+        bucket.refill(at: start + .seconds(10))
+        #expect(bucket.isFull(at: start + .seconds(10)))
+        #expect(bucket.tokens == 3)
+    }
+
+    @Test func tokenBucketHoldGivesNoTokenBeforeItsEndAndOneThen() {
+        let start = ContinuousClock.now
+        var bucket = TokenBucket(rate: 1, burst: 5, now: start)
+        bucket.hold(until: start + .seconds(3), now: start)
+        #expect(bucket.isHeld(at: start + .seconds(2)))
+        let during = bucket.take(at: start + .seconds(2))
+        #expect(!during)
+        #expect(bucket.nextTokenTime == start + .seconds(3))
+        // A rate change during the hold does not shorten it.
+        bucket.setRate(100, at: start + .seconds(1))
+        let justBefore = bucket.take(at: start + .milliseconds(2999))
+        let atTheEnd = bucket.take(at: start + .seconds(3))
+        let second = bucket.take(at: start + .seconds(3))
+        #expect(!justBefore && atTheEnd && !second)
+    }
+
+    // MARK: Pacing
+
+    @Test func burstPassesAtOnceThenWaitsForRefill() async {
+        let harness = Harness(RateLimiterConfiguration(global: RateLimit(requestsPerSecond: 2, burst: 3)))
+        for name in ["r1", "r2", "r3", "r4"] { #expect(await harness.acquire(name)) }
+        #expect(harness.granted == ["r1", "r2", "r3"])
+        #expect(harness.limiter.waitingCount == 1)
+
+        #expect(await harness.advance(by: .milliseconds(499)))
+        #expect(harness.granted.count == 3)
+        #expect(await harness.advance(by: .milliseconds(1)))
+        #expect(harness.granted == ["r1", "r2", "r3", "r4"])
+        #expect(harness.limiter.waitingCount == 0)
+        #expect(harness.limiter.nextWakeUp == nil)
+    }
+
+    @Test func capsRequestsPerSecondPerHost() async {
+        // 4 req/s with a burst of 1: one at once, then one every 250 ms. (The
+        // clock moves in steps that divide 250 ms, so the timer is never late.)
+        let harness = Harness(RateLimiterConfiguration(perHost: RateLimit(requestsPerSecond: 4, burst: 1)))
+        for index in 0..<10 { #expect(await harness.acquire("a\(index)", host: "a")) }
+        #expect(await harness.acquire("b0", host: "b")) // another host is not held back
+        var counts = [harness.granted.count]
+        for _ in 1...50 {
+            #expect(await harness.advance(by: .milliseconds(50)))
+            counts.append(harness.granted.count)
+        }
+        let expected = (0...50).map { step in 1 + min(10, 1 + 4 * step * 50 / 1000) }
+        #expect(counts == expected)
+        #expect(harness.granted.filter { $0.hasPrefix("a") } == (0..<10).map { "a\($0)" })
+    }
+
+    @Test func hostsHaveIndependentBuckets() async {
+        let harness = Harness(RateLimiterConfiguration(perHost: RateLimit(requestsPerSecond: 1, burst: 2)))
+        for name in ["a1", "a2", "a3", "b1", "b2", "b3"] { #expect(await harness.acquire(name, host: String(name.first!))) }
+        // Host a's empty bucket does not hold back host b.
+        #expect(harness.granted == ["a1", "a2", "b1", "b2"])
+        #expect(await harness.advance(by: .seconds(1)))
+        #expect(Set(harness.granted) == ["a1", "a2", "a3", "b1", "b2", "b3"])
+    }
+
+    @Test func globalBucketCapsAllHosts() async {
+        let harness = Harness(RateLimiterConfiguration(
+            global: RateLimit(requestsPerSecond: 2, burst: 2), perHost: RateLimit(requestsPerSecond: 10, burst: 10)
+        ))
+        for name in ["a1", "b1", "a2", "b2", "c1"] { #expect(await harness.acquire(name, host: String(name.first!))) }
+        #expect(harness.granted == ["a1", "b1"])
+        #expect(await harness.advance(by: .milliseconds(500)))
+        #expect(harness.granted == ["a1", "b1", "a2"])
+        #expect(await harness.advance(by: .milliseconds(500)))
+        #expect(harness.granted == ["a1", "b1", "a2", "b2"])
+        #expect(harness.limiter.waitingCount == 1)
+    }
+
+    // MARK: Priority
+
+    @Test func servesHigherPriorityFirst() async {
+        let harness = Harness(RateLimiterConfiguration(global: RateLimit(requestsPerSecond: 1, burst: 1)))
+        #expect(await harness.acquire("first"))
+        for name in ["low1", "low2", "low3"] { #expect(await harness.acquire(name, priority: .low)) }
+        #expect(await harness.acquire("high", priority: .high))
+        #expect(harness.granted == ["first"])
+
+        #expect(await harness.advance(by: .seconds(1)))
+        #expect(harness.granted == ["first", "high"])
+        #expect(await harness.advance(by: .seconds(1)))
+        #expect(harness.granted == ["first", "high", "low1"])
+        #expect(await harness.advance(by: .seconds(1)))
+        #expect(harness.granted == ["first", "high", "low1", "low2"])
+    }
+
+    @Test func letsOtherHostsPassABlockedHostWithoutOvertakingWithinIt() async {
+        let harness = Harness(RateLimiterConfiguration(
+            global: RateLimit(requestsPerSecond: 10, burst: 10), perHost: RateLimit(requestsPerSecond: 1, burst: 1)
+        ))
+        #expect(await harness.acquire("a0", host: "a"))
+        #expect(await harness.acquire("a-high", host: "a", priority: .high))
+        #expect(await harness.acquire("a-low", host: "a", priority: .low))
+        // b needs none of host a's tokens: the higher waiters for a do not hold it back.
+        #expect(await harness.acquire("b-veryLow", host: "b", priority: .veryLow))
+        #expect(harness.granted == ["a0", "b-veryLow"])
+
+        #expect(await harness.advance(by: .seconds(1)))
+        #expect(harness.granted == ["a0", "b-veryLow", "a-high"])
+        #expect(await harness.advance(by: .seconds(1)))
+        #expect(harness.granted == ["a0", "b-veryLow", "a-high", "a-low"])
+    }
+
+    @Test func honoursAPriorityRaisedWhileWaiting() async {
+        let harness = Harness(RateLimiterConfiguration(global: RateLimit(requestsPerSecond: 1, burst: 1)))
+        let raised = PriorityBox(.low)
+        #expect(await harness.acquire("first"))
+        #expect(await harness.acquire("normal1"))
+        #expect(await harness.acquire("normal2"))
+        #expect(await harness.acquire("raised", priority: raised.read))
+
+        #expect(await harness.advance(by: .seconds(1)))
+        #expect(harness.granted == ["first", "normal1"])
+        raised.set(.veryHigh)
+        #expect(await harness.advance(by: .seconds(1)))
+        #expect(harness.granted == ["first", "normal1", "raised"])
+    }
+
+    // MARK: Cancellation
+
+    @Test func cancelledWaiterThrowsAndTheNextWaiterGetsTheToken() async {
+        let harness = Harness(RateLimiterConfiguration(global: RateLimit(requestsPerSecond: 1, burst: 1)))
+        #expect(await harness.acquire("first"))
+        #expect(await harness.acquire("w1"))
+        #expect(await harness.acquire("w2"))
+
+        harness.cancel("w1")
+        #expect(await waitUntil { harness.cancelled == ["w1"] })
+        #expect(harness.limiter.waitingCount == 1)
+        // The one token of the next second goes to w2: w1 took none.
+        #expect(await harness.advance(by: .seconds(1)))
+        #expect(harness.granted == ["first", "w2"])
+        #expect(harness.cancelled == ["w1"])
+    }
+
+    @Test func alreadyCancelledTaskThrowsWithoutTakingAToken() async {
+        let harness = Harness(RateLimiterConfiguration(global: RateLimit(requestsPerSecond: 1, burst: 1)))
+        let limiter = harness.limiter
+        let outcome = await Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            do {
+                try await limiter.acquire(host: "a") { .normal }
+                return "granted"
+            } catch {
+                return "cancelled"
+            }
+        }.value
+        #expect(outcome == "cancelled")
+        #expect(await harness.acquire("next"))
+        #expect(harness.granted == ["next"])
+    }
+
+    @Test func racingGrantsAndCancelsNeitherLoseNorRepeatTokens() async {
+        // One token a second; every second the waiter next in line is cancelled while the clock moves.
+        let harness = Harness(RateLimiterConfiguration(global: RateLimit(requestsPerSecond: 1, burst: 1)))
+        let names = (0..<100).map { "w\($0)" }
+        for name in names { #expect(await harness.acquire(name)) }
+        for step in 1...40 {
+            // The waiter this second's token would go to.
+            let done = Set(harness.granted + harness.cancelled)
+            let victim = names.first { !done.contains($0) }!
+            let cancelling = Task.detached { harness.cancel(victim) }
+            #expect(await harness.advance(by: .seconds(1)))
+            await cancelling.value
+            #expect(await harness.settle())
+            // Exactly one grant per second, whoever won each race.
+            #expect(harness.granted.count == 1 + step)
+        }
+        let granted = harness.granted, cancelled = harness.cancelled
+        #expect(Set(granted).count == granted.count)
+        #expect(Set(granted).isDisjoint(with: cancelled))
+        #expect(granted.count + cancelled.count + harness.limiter.waitingCount == names.count)
+    }
+
+    // MARK: Timer
+
+    @Test func usesOneTimerForAllWaiters() async {
+        let harness = Harness(RateLimiterConfiguration(perHost: RateLimit(requestsPerSecond: 1, burst: 1)))
+        for host in 0..<20 {
+            #expect(await harness.acquire("h\(host)-1", host: "h\(host)"))
+            #expect(await harness.acquire("h\(host)-2", host: "h\(host)"))
+        }
+        #expect(harness.granted.count == 20)
+        #expect(harness.limiter.waitingCount == 20)
+        #expect(await harness.settle())
+        #expect(await waitUntil { harness.clock.sleeperCount == 1 })
+
+        #expect(await harness.advance(by: .seconds(1)))
+        #expect(harness.granted.count == 40)
+        #expect(harness.limiter.nextWakeUp == nil)
+        #expect(await waitUntil { harness.clock.sleeperCount == 0 })
+    }
+
+    // MARK: Slowdown
+
+    @Test func slowDownHalvesTheRateAndRetryAfterHoldsTheHost() async {
+        let harness = Harness(RateLimiterConfiguration(perHost: RateLimit(requestsPerSecond: 4, burst: 1)))
+        let limiter = harness.limiter
+        limiter.slowDown(host: "a", retryAfter: nil)
+        #expect(limiter.rate(ofHost: "a") == 2)
+        #expect(limiter.isSlowedDown(host: "a"))
+        limiter.slowDown(host: "a", retryAfter: .seconds(3))
+        #expect(limiter.rate(ofHost: "a") == 1)
+
+        #expect(await harness.acquire("a1", host: "a"))
+        #expect(await harness.acquire("b1", host: "b"))
+        #expect(harness.granted == ["b1"]) // b is not slowed down
+        #expect(await harness.advance(by: .milliseconds(2999)))
+        #expect(harness.granted == ["b1"])
+        #expect(await harness.advance(by: .milliseconds(1)))
+        #expect(harness.granted == ["b1", "a1"])
+        // After the hold, host a refills at its slowed rate: one a second.
+        #expect(await harness.acquire("a2", host: "a"))
+        #expect(await harness.advance(by: .milliseconds(999)))
+        #expect(harness.granted == ["b1", "a1"])
+        #expect(await harness.advance(by: .milliseconds(1)))
+        #expect(harness.granted == ["b1", "a1", "a2"])
+        // Never below the minimum rate.
+        for _ in 0..<10 { limiter.slowDown(host: "a", retryAfter: nil) }
+        #expect(limiter.rate(ofHost: "a") == 0.5)
+    }
+
+    @Test func recordSuccessRecoversStepByStep() async {
+        let harness = Harness(RateLimiterConfiguration(perHost: RateLimit(requestsPerSecond: 4, burst: 1)))
+        let limiter = harness.limiter
+        limiter.slowDown(host: "a", retryAfter: nil)
+        #expect(limiter.rate(ofHost: "a") == 2)
+        // A success with no token granted since the slowdown was in flight before it: it does not count.
+        limiter.recordSuccess(host: "a")
+        #expect(limiter.rate(ofHost: "a") == 2)
+
+        var rates: [Double] = []
+        for index in 0..<5 {
+            #expect(await harness.acquire("a\(index)", host: "a"))
+            #expect(await harness.advance(by: .seconds(1)))
+            #expect(harness.granted.count == index + 1)
+            limiter.recordSuccess(host: "a")
+            rates.append(limiter.rate(ofHost: "a") ?? 0)
+        }
+        let expected: [Double] = [2.4, 2.8, 3.2, 3.6, 4.0] // + 10 % of 4 req/s each, capped at 4
+        #expect(zip(rates, expected).allSatisfy { abs($0 - $1) < 1e-9 })
+        #expect(!limiter.isSlowedDown(host: "a"))
+        #expect(limiter.rate(ofHost: "a") == 4)
+    }
+
+    @Test func slowingAnUnlimitedHostLimitsItUntilItRecovers() async {
+        let harness = Harness(RateLimiterConfiguration())
+        let limiter = harness.limiter
+        limiter.slowDown(host: "a", retryAfter: nil)
+        #expect(limiter.rate(ofHost: "a") == 5) // half of the assumed 10 req/s
+        #expect(await harness.acquire("a0", host: "a"))
+        #expect(await harness.acquire("b0", host: "b"))
+        #expect(harness.granted == ["b0"])
+        #expect(await harness.advance(by: .milliseconds(200)))
+        #expect(harness.granted == ["b0", "a0"])
+        limiter.recordSuccess(host: "a")
+        #expect(limiter.rate(ofHost: "a") == 6) // + 10 % of 10 req/s
+
+        for index in 1...4 {
+            #expect(await harness.advance(by: .seconds(1)))
+            #expect(await harness.acquire("a\(index)", host: "a"))
+            limiter.recordSuccess(host: "a")
+        }
+        // Back at 10 req/s: the bucket is gone, and host a is unlimited again.
+        #expect(limiter.rate(ofHost: "a") == nil)
+        #expect(limiter.hostCount == 0)
+        for index in 5..<50 { #expect(await harness.acquire("a\(index)", host: "a")) }
+        #expect(harness.granted.count == 51)
+        #expect(limiter.nextWakeUp == nil)
+    }
+
+    // MARK: Unlimited and memory
+
+    @Test func unlimitedConfigurationNeverSuspends() async {
+        let clock = ManualRateLimiterClock()
+        let limiter = RateLimiter(configuration: RateLimiterConfiguration(), clock: clock)
+        #expect(limiter.configuration.isUnlimited)
+        let done = Atomic<Int>(0)
+        let task = Task {
+            for index in 0..<1000 {
+                try? await limiter.acquire(host: "h\(index % 7)") { .normal }
+                limiter.recordSuccess(host: "h\(index % 7)")
+                done.add(1, ordering: .sequentiallyConsistent)
+            }
+        }
+        // The clock never moves: any wait for a token would stall here.
+        #expect(await waitUntil { done.load(ordering: .sequentiallyConsistent) == 1000 })
+        await task.value
+        #expect(clock.nowReads == 0) // the fast path does not even read the clock
+        #expect(clock.sleeperCount == 0)
+        #expect(limiter.hostCount == 0)
+        #expect(limiter.nextWakeUp == nil)
+    }
+
+    @Test func dropsIdleHostsButKeepsBusyOnes() async throws {
+        let harness = Harness(RateLimiterConfiguration(perHost: RateLimit(requestsPerSecond: 10, burst: 1)))
+        let limiter = harness.limiter
+        for index in 0..<1500 { try await limiter.acquire(host: "old\(index)") { .normal } }
+        limiter.slowDown(host: "old0", retryAfter: nil)
+        #expect(limiter.hostCount == 1500) // all busy: their buckets are empty
+        // A second later the old buckets are full again, hence idle; the new ones are busy.
+        harness.clock.advance(by: .seconds(1))
+        for index in 0..<1500 { try await limiter.acquire(host: "new\(index)") { .normal } }
+        // Without sweeping there would be 3000; the slowed-down host stays.
+        #expect(limiter.hostCount == 1501)
+        #expect(limiter.rate(ofHost: "old0") == 5)
+        #expect(limiter.rate(ofHost: "old1") == nil)
+        #expect(limiter.rate(ofHost: "new1499") == 10)
+    }
+}
+
+// MARK: - Test support
+
+/// A clock that only moves when told to, counting its sleepers and reads.
+private final class ManualRateLimiterClock: RateLimiterClock {
+    /// A task sleeping until `deadline`.
+    private struct Sleeper: Sendable {
+        let deadline: ContinuousClock.Instant
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    /// The clock's time and sleepers.
+    private struct State: Sendable {
+        var now: ContinuousClock.Instant
+        var sleepers: [UInt64: Sleeper] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State(now: .now))
+    private let reads = Atomic<Int>(0)
+
+    var now: ContinuousClock.Instant {
+        reads.add(1, ordering: .relaxed)
+        return state.withLock { $0.now }
+    }
+
+    /// How often `now` was read.
+    var nowReads: Int { reads.load(ordering: .relaxed) }
+    /// Tasks sleeping now.
+    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    /// Moves time forward and wakes the sleepers whose deadline has come.
+    func advance(by duration: Duration) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now += duration
+            let now = state.now
+            let due = state.sleepers.filter { $0.value.deadline <= now }
+            for id in due.keys { state.sleepers[id] = nil }
+            return Array(due.values)
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    func sleep(until deadline: ContinuousClock.Instant) async throws {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let early = state.withLock { state -> Result<Void, any Error>? in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if deadline <= state.now { return .success(()) }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return nil
+                }
+                if let early { continuation.resume(with: early) }
+            }
+        } onCancel: {
+            state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+        }
+    }
+}
+
+/// A limiter on a manual clock, with one task per `acquire` that records
+/// whether it was granted or cancelled.
+private final class Harness: Sendable {
+    /// What became of a waiter.
+    enum Outcome: Sendable, Equatable { case granted(String), cancelled(String) }
+
+    let clock = ManualRateLimiterClock()
+    let limiter: RateLimiter
+    private let outcomes = Mutex<[Outcome]>([])
+    private let tasks = Mutex<[String: Task<Void, Never>]>([:])
+    private let submitted = Atomic<Int>(0)
+
+    init(_ configuration: RateLimiterConfiguration) {
+        limiter = RateLimiter(configuration: configuration, clock: clock)
+    }
+
+    /// Names granted, in the order their tasks recorded it.
+    var granted: [String] {
+        outcomes.withLock { $0.compactMap { if case .granted(let name) = $0 { name } else { nil } } }
+    }
+
+    /// Names cancelled, in the order their tasks recorded it.
+    var cancelled: [String] {
+        outcomes.withLock { $0.compactMap { if case .cancelled(let name) = $0 { name } else { nil } } }
+    }
+
+    /// Starts a task acquiring a token for `host`, and waits until it is in
+    /// line or done. Returns false if that did not happen in time.
+    func acquire(
+        _ name: String, host: String = "a", priority: @escaping @Sendable () -> ImagePriority = { .normal }
+    ) async -> Bool {
+        submitted.add(1, ordering: .sequentiallyConsistent)
+        let task = Task {
+            do {
+                try await limiter.acquire(host: host, priority: priority)
+                outcomes.withLock { $0.append(.granted(name)) }
+            } catch {
+                outcomes.withLock { $0.append(.cancelled(name)) }
+            }
+        }
+        tasks.withLock { $0[name] = task }
+        return await waitUntil { self.isAccountedFor }
+    }
+
+    /// Starts a task acquiring at a fixed `priority`.
+    func acquire(_ name: String, host: String = "a", priority: ImagePriority) async -> Bool {
+        await acquire(name, host: host, priority: { priority })
+    }
+
+    /// Cancels the task of the waiter `name`.
+    func cancel(_ name: String) {
+        tasks.withLock { $0[name] }?.cancel()
+    }
+
+    /// Moves the clock and waits until the limiter has acted on it.
+    func advance(by duration: Duration) async -> Bool {
+        clock.advance(by: duration)
+        return await settle()
+    }
+
+    /// Waits until every submitted task is in line or has recorded its
+    /// outcome, and the limiter's timer (if any) lies in the future: nothing
+    /// more can happen before the clock moves.
+    func settle() async -> Bool {
+        await waitUntil {
+            guard self.isAccountedFor else { return false }
+            return self.limiter.nextWakeUp.map { $0 > self.clock.now } ?? true
+        }
+    }
+
+    /// Whether each submitted task is either waiting or has recorded its
+    /// outcome. The outcome count is read on both sides of the waiting count
+    /// so that a waiter in transit is never counted twice.
+    private var isAccountedFor: Bool {
+        let before = outcomes.withLock { $0.count }
+        let waiting = limiter.waitingCount
+        let after = outcomes.withLock { $0.count }
+        return before == after && before + waiting == submitted.load(ordering: .sequentiallyConsistent)
+    }
+}
+
+/// A priority that a test changes while its waiter waits.
+private final class PriorityBox: Sendable {
+    private let value: Mutex<ImagePriority>
+    init(_ priority: ImagePriority) { value = Mutex(priority) }
+    /// The closure the limiter asks.
+    var read: @Sendable () -> ImagePriority { { self.value.withLock { $0 } } }
+    /// Changes the priority.
+    func set(_ priority: ImagePriority) { value.withLock { $0 = priority } }
+}
+
+/// Yields (and, every hundred tries, naps a millisecond) until `condition`
+/// holds; false if it does not within 10 s of real time. The bound only
+/// stops a broken build from hanging: passing runs return at once.
+private func waitUntil(_ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    var tries = 0
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        tries += 1
+        if tries.isMultiple(of: 100) { try? await Task.sleep(for: .milliseconds(1)) } else { await Task.yield() }
+    }
+    return true
+}
