@@ -21,7 +21,7 @@ final class CurlEasyHandle {
     }
 
     /// Sets every option for `transfer`, whose context pointer the callbacks receive.
-    func configure(for request: CurlTransferRequest, context: UnsafeMutableRawPointer) {
+    func configure(for request: CurlTransferRequest, share: CurlShare, context: UnsafeMutableRawPointer) {
         curl_easy_reset(raw)
         curl_slist_free_all(headerList)
         headerList = nil
@@ -47,6 +47,10 @@ final class CurlEasyHandle {
         // queue behind one connection instead of opening their own.
         _ = warmer_easy_setopt_long(raw, CURLOPT_TCP_KEEPALIVE, 1)
         _ = warmer_easy_setopt_long(raw, CURLOPT_NOPROGRESS, 1)
+        if let shared = share.raw {
+            _ = warmer_easy_setopt_share(raw, shared)
+        }
+        _ = warmer_easy_setopt_long(raw, CURLOPT_DNS_CACHE_TIMEOUT, CurlShare.dnsCacheLifetimeSeconds)
 
         for header in request.headers {
             headerList = curl_slist_append(headerList, header)

@@ -63,7 +63,7 @@ extension CurlMultiLoop {
 
         func post(_ request: CurlTransferRequest) {
             guard multi != nil else {
-                request.onCompletion(.failure(.transport(code: -1, message: "libcurl could not create a multi handle")))
+                request.onCompletion(.failure(DataLoaderFailure(.transport(code: -1, message: "libcurl could not create a multi handle"))))
                 return
             }
             inbox.withLock { $0.append(request) }
@@ -95,6 +95,8 @@ extension CurlMultiLoop {
         private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         private var idleHandles: [CurlEasyHandle] = []
         private let maximumIdleHandles = 64
+        /// The DNS cache and TLS sessions every transfer of the loop shares.
+        private let share = CurlShare()
 
         init(mailbox: Mailbox, limits: Limits) {
             self.mailbox = mailbox
@@ -119,36 +121,37 @@ extension CurlMultiLoop {
             }
             for transfer in active.values {
                 _ = curl_multi_remove_handle(multi, transfer.easy.raw)
-                transfer.request.onCompletion(.failure(.cancelled))
+                transfer.request.onCompletion(.failure(transfer.failure(.cancelled)))
             }
-            for request in mailbox.takeInbox() { request.onCompletion(.failure(.cancelled)) }
+            for request in mailbox.takeInbox() { request.onCompletion(.failure(DataLoaderFailure(.cancelled))) }
             active.removeAll()
-            idleHandles.removeAll()
+            idleHandles.removeAll()  // easy handles go before the share they use
             curl_multi_cleanup(multi)
         }
 
         private func start(_ request: CurlTransferRequest, on multi: UnsafeMutableRawPointer) {
             if request.cancellation.isCancelled {
-                request.onCompletion(.failure(.cancelled))
+                request.onCompletion(.failure(DataLoaderFailure(.cancelled)))
                 return
             }
             guard let easy = idleHandles.popLast() ?? CurlEasyHandle() else {
-                request.onCompletion(.failure(.transport(code: -1, message: "libcurl could not create a handle")))
+                request.onCompletion(.failure(DataLoaderFailure(.transport(code: -1, message: "libcurl could not create a handle"))))
                 return
             }
             let transfer = CurlTransfer(request: request, easy: easy)
-            easy.configure(for: request, context: Unmanaged.passUnretained(transfer).toOpaque())
+            easy.configure(for: request, share: share, context: Unmanaged.passUnretained(transfer).toOpaque())
             active[easy.raw] = transfer
             let code = curl_multi_add_handle(multi, easy.raw)
             if code != CURLM_OK {
                 active[easy.raw] = nil
-                request.onCompletion(.failure(.transport(code: Int(code.rawValue), message: String(cString: curl_multi_strerror(code)))))
+                request.onCompletion(.failure(DataLoaderFailure(
+                    .transport(code: Int(code.rawValue), message: String(cString: curl_multi_strerror(code))))))
             }
         }
 
         private func abortCancelledTransfers(on multi: UnsafeMutableRawPointer) {
             for (raw, transfer) in active where transfer.request.cancellation.isCancelled {
-                finish(raw, on: multi, with: .failure(.cancelled))
+                finish(raw, on: multi, with: .failure(transfer.failure(.cancelled)))
             }
         }
 
@@ -163,7 +166,7 @@ extension CurlMultiLoop {
 
         private func finish(
             _ raw: UnsafeMutableRawPointer, on multi: UnsafeMutableRawPointer,
-            with result: Result<CurlTransferResponse, DataLoaderError>
+            with result: Result<CurlTransferResponse, DataLoaderFailure>
         ) {
             guard let transfer = active.removeValue(forKey: raw) else { return }
             _ = curl_multi_remove_handle(multi, raw)

@@ -39,7 +39,9 @@ final class CurlTransfer {
             expectedLength = nil
             statusCode = code
         case .field(let name, let value):
-            headers[name] = value
+            // A field sent on several lines is one list (RFC 9110 §5.3):
+            // `Cache-Control: no-store` must survive a second Cache-Control line.
+            headers[name] = headers[name].map { $0 + ", " + value } ?? value
             if name == "content-length", let length = Int64(value), isSuccessfulStatus {
                 expectedLength = length
                 if length > request.limits.maximumBodySize {
@@ -89,18 +91,28 @@ final class CurlTransfer {
         return true
     }
 
-    /// The transfer's outcome once libcurl reports it done.
-    func result(for code: CURLcode) -> Result<CurlTransferResponse, DataLoaderError> {
-        if let abortReason { return .failure(abortReason) }
-        guard code == CURLE_OK else { return .failure(DataLoaderError(curlCode: code)) }
-        guard isSuccessfulStatus else { return .failure(.httpStatus(statusCode)) }
+    /// The transfer's outcome once libcurl reports it done: a 2xx with its
+    /// whole body, or a 304 (the answer to a conditional request), succeed.
+    func result(for code: CURLcode) -> Result<CurlTransferResponse, DataLoaderFailure> {
+        if let abortReason { return .failure(failure(abortReason)) }
+        guard code == CURLE_OK else { return .failure(failure(DataLoaderError(curlCode: code))) }
+        guard isSuccessfulStatus || statusCode == 304 else { return .failure(failure(.httpStatus(statusCode))) }
         if let expectedLength, received != expectedLength {
-            return .failure(.transport(code: Int(CURLE_PARTIAL_FILE.rawValue), message: "Transferred a partial file"))
+            return .failure(failure(.transport(code: Int(CURLE_PARTIAL_FILE.rawValue), message: "Transferred a partial file")))
         }
         reportProgress()
-        return .success(CurlTransferResponse(
-            statusCode: statusCode, headers: headers, effectiveURL: easy.effectiveURL ?? request.url, body: body
-        ))
+        return .success(response)
+    }
+
+    /// A failure carrying what arrived so far, so a caller can resume a cut
+    /// download or honour a `Retry-After` header.
+    func failure(_ error: DataLoaderError) -> DataLoaderFailure {
+        DataLoaderFailure(error, response: statusCode == 0 ? nil : response)
+    }
+
+    /// The response as received so far.
+    private var response: CurlTransferResponse {
+        CurlTransferResponse(statusCode: statusCode, headers: headers, effectiveURL: easy.effectiveURL ?? request.url, body: body)
     }
 }
 

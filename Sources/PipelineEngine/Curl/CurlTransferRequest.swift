@@ -15,7 +15,7 @@ struct CurlTransferRequest: Sendable {
     /// Called on the curl thread with (bytes received, expected total if known), throttled.
     let onProgress: @Sendable (Int64, Int64?) -> Void
     /// Called exactly once on the curl thread.
-    let onCompletion: @Sendable (Result<CurlTransferResponse, DataLoaderError>) -> Void
+    let onCompletion: @Sendable (Result<CurlTransferResponse, DataLoaderFailure>) -> Void
     /// Set from any thread to abort the transfer; the loop notices it on its next turn.
     let cancellation: CurlCancellation
 
@@ -31,11 +31,16 @@ struct CurlTransferRequest: Sendable {
     }
 }
 
-/// What a finished transfer produced.
+/// What a transfer produced: a whole response, or (in a `DataLoaderFailure`)
+/// the part of one that arrived before the transfer failed.
 struct CurlTransferResponse: Sendable {
+    /// The final response's status code, after redirects.
     let statusCode: Int
+    /// The final response's headers, names lowercased.
     let headers: [String: String]
+    /// The URL that answered, after redirects.
     let effectiveURL: String
+    /// The body bytes received (a 2xx body only).
     let body: Data
 }
 

@@ -42,9 +42,9 @@ public final class DataLoader: Sendable {
 
     /// A successful download.
     public struct Response: Sendable {
-        /// The response body.
+        /// The response body (empty for a 304).
         public let data: Data
-        /// The HTTP status code (2xx).
+        /// The HTTP status code: 2xx, or 304 in answer to a conditional request.
         public let statusCode: Int
         /// Response headers, names lowercased.
         public let headers: [String: String]
@@ -67,21 +67,41 @@ public final class DataLoader: Sendable {
 
     /// Downloads `url`.
     ///
-    /// - Parameter progress: called with (bytes received, expected total if
-    ///   known), at most once per `progressInterval` and once at the end.
+    /// - Parameters:
+    ///   - headers: request headers for this download only, added to the
+    ///     configuration's (e.g. `If-None-Match`, `Range`).
+    ///   - progress: called with (bytes received, expected total if
+    ///     known), at most once per `progressInterval` and once at the end.
+    /// - Returns: a 2xx response with its whole body, or a 304 (when
+    ///   `headers` made the request conditional).
     /// - Throws: `DataLoaderError`; `.cancelled` when the calling task is cancelled.
     public func data(
-        from url: URL, progress: @escaping @Sendable (Int64, Int64?) -> Void = { _, _ in }
+        from url: URL, headers: [String: String] = [:],
+        progress: @escaping @Sendable (Int64, Int64?) -> Void = { _, _ in }
     ) async throws(DataLoaderError) -> Response {
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
-            throw url.scheme == nil ? .invalidURL(url.absoluteString) : .unsupportedScheme
+        do {
+            return try await load(from: url, headers: headers, progress: progress).get()
+        } catch {
+            throw error.error
         }
-        guard url.host?.isEmpty == false else { throw .invalidURL(url.absoluteString) }
+    }
+
+    /// Downloads `url` as `data(from:headers:progress:)` does, keeping on
+    /// failure what arrived (headers, partial body).
+    func load(
+        from url: URL, headers: [String: String] = [:],
+        progress: @escaping @Sendable (Int64, Int64?) -> Void = { _, _ in }
+    ) async -> Result<Response, DataLoaderFailure> {
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+            return .failure(DataLoaderFailure(url.scheme == nil ? .invalidURL(url.absoluteString) : .unsupportedScheme))
+        }
+        guard url.host?.isEmpty == false else { return .failure(DataLoaderFailure(.invalidURL(url.absoluteString))) }
 
         let cancellation = CurlCancellation()
-        let result: Result<Response, DataLoaderError> = await withTaskCancellationHandler {
+        let request = makeRequest(url: url, headers: headers, cancellation: cancellation, progress: progress)
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                loop.submit(makeRequest(url: url, cancellation: cancellation, progress: progress) { result in
+                loop.submit(request { result in
                     continuation.resume(returning: result.map(Response.init))
                 })
             }
@@ -89,18 +109,25 @@ public final class DataLoader: Sendable {
             cancellation.cancel()
             loop.wake()
         }
-        return try result.get()
     }
 
+    /// The request headers every download sends, names as configured.
+    public var requestHeaders: [String: String] {
+        var headers = configuration.additionalHeaders
+        headers["User-Agent"] = configuration.userAgent
+        return headers
+    }
+
+    /// The transfer for `url`, waiting for its completion handler.
     private func makeRequest(
-        url: URL, cancellation: CurlCancellation,
-        progress: @escaping @Sendable (Int64, Int64?) -> Void,
-        completion: @escaping @Sendable (Result<CurlTransferResponse, DataLoaderError>) -> Void
-    ) -> CurlTransferRequest {
+        url: URL, headers: [String: String], cancellation: CurlCancellation,
+        progress: @escaping @Sendable (Int64, Int64?) -> Void
+    ) -> (_ completion: @escaping @Sendable (Result<CurlTransferResponse, DataLoaderFailure>) -> Void) -> CurlTransferRequest {
         let configuration = configuration
-        return CurlTransferRequest(
+        let allHeaders = configuration.additionalHeaders.merging(headers) { _, perRequest in perRequest }
+        return { completion in CurlTransferRequest(
             url: url.absoluteString,
-            headers: configuration.additionalHeaders.map { "\($0.key): \($0.value)" },
+            headers: allHeaders.map { "\($0.key): \($0.value)" },
             limits: .init(
                 connectTimeoutMilliseconds: configuration.connectTimeout.milliseconds,
                 totalTimeoutMilliseconds: configuration.totalTimeout.milliseconds,
@@ -115,7 +142,7 @@ public final class DataLoader: Sendable {
             onProgress: progress,
             onCompletion: completion,
             cancellation: cancellation
-        )
+        ) }
     }
 }
 

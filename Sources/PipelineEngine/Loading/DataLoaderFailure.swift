@@ -1,0 +1,16 @@
+import Foundation
+
+/// A failed download, with what arrived before it failed: the status and
+/// headers of the response (for `Retry-After`) and any body bytes (to resume
+/// a download that was cut off).
+struct DataLoaderFailure: Error, Sendable {
+    /// Why the download failed.
+    let error: DataLoaderError
+    /// The final response as far as it arrived; `nil` when none began.
+    let partialResponse: DataLoader.Response?
+
+    init(_ error: DataLoaderError, response: CurlTransferResponse? = nil) {
+        self.error = error
+        self.partialResponse = response.map(DataLoader.Response.init)
+    }
+}
