@@ -89,7 +89,12 @@ public final class DataCache: Sendable {
 
     /// Where `key`'s data lives (or would live) on disk.
     public func url(for key: String) -> URL {
-        URL(fileURLWithPath: path(of: Self.filename(for: key)), isDirectory: false)
+        url(for: key, kind: .data)
+    }
+
+    /// Where `key`'s file of `kind` lives (or would live) on disk.
+    public func url(for key: String, kind: FileKind) -> URL {
+        URL(fileURLWithPath: path(of: Self.filename(for: key) + kind.suffix), isDirectory: false)
     }
 
     /// The path of the file `filename` in the cache's folder.
@@ -112,6 +117,28 @@ public final class DataCache: Sendable {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
         CacheFile.touch(path)
         return data
+    }
+
+    /// The metadata stored beside `key`'s data (HTTP cache mode), or `nil`.
+    public func metadata(for key: String) -> Data? {
+        companion(.metadata, of: key)
+    }
+
+    /// The start of an interrupted download of `key` kept to resume it, or `nil`.
+    public func partialData(for key: String) -> Data? {
+        companion(.partial, of: key)
+    }
+
+    /// The contents of `key`'s file of `kind`, staged or on disk, without
+    /// refreshing its date (only reading the data counts as an access).
+    private func companion(_ kind: FileKind, of key: String) -> Data? {
+        guard !key.isEmpty else { return nil }
+        let filename = Self.filename(for: key) + kind.suffix
+        switch staging.withLock({ $0.change(for: filename) }) {
+        case .add(let data, _): return data
+        case .remove: return nil
+        case nil: return FileManager.default.contents(atPath: path(of: filename))
+        }
     }
 
     /// Whether `key` has data, without reading it. Refreshes the access date.
@@ -138,30 +165,69 @@ public final class DataCache: Sendable {
 
     // MARK: Writing
 
-    /// Stores `data` for `key` without waiting for the disk. Reads see it at once.
-    public func storeData(_ data: Data, for key: String) {
+    /// Stores `data` for `key` without waiting for the disk. Reads see it at
+    /// once. Replaces the entry's metadata with `metadata` (none when `nil`).
+    public func storeData(_ data: Data, for key: String, metadata: Data? = nil) {
         guard !key.isEmpty else { return }
-        stageAndApply(.add(data, generation: nextGeneration()), for: Self.filename(for: key)) { _ in }
+        stageAndApply(entryChanges(data, metadata: metadata, for: key)) { _ in }
     }
 
     /// Stores `data` for `key` and returns once the file is in place.
+    /// Replaces the entry's metadata with `metadata` (none when `nil`); the
+    /// data is written first, so a reader never pairs new metadata with old data.
     /// - Returns: the file's URL.
     /// - Throws: the file system's error when the file cannot be written.
     @discardableResult
-    public func write(_ data: Data, for key: String) async throws -> URL {
+    public func write(_ data: Data, for key: String, metadata: Data? = nil) async throws -> URL {
         guard !key.isEmpty else { throw CocoaError(.fileWriteInvalidFileName) }
-        let filename = Self.filename(for: key)
-        let change = DataCacheStaging.Change.add(data, generation: nextGeneration())
+        let changes = entryChanges(data, metadata: metadata, for: key)
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
-            stageAndApply(change, for: filename) { continuation.resume(with: $0) }
+            stageAndApply(changes) { continuation.resume(with: $0) }
         }
-        return URL(fileURLWithPath: path(of: filename), isDirectory: false)
+        return url(for: key)
     }
 
-    /// Removes `key`'s data.
+    /// Replaces the metadata of `key`'s entry (after a revalidation), without waiting for the disk.
+    public func storeMetadata(_ metadata: Data, for key: String) {
+        guard !key.isEmpty else { return }
+        stageAndApply([(.add(metadata, generation: nextGeneration()), Self.filename(for: key) + FileKind.metadata.suffix)]) { _ in }
+    }
+
+    /// Keeps the start of an interrupted download of `key`, to resume it later
+    /// (possibly from another process sharing the folder). Returns once written.
+    public func writePartialData(_ data: Data, for key: String) async throws {
+        guard !key.isEmpty else { return }
+        let change = (DataCacheStaging.Change.add(data, generation: nextGeneration()), Self.filename(for: key) + FileKind.partial.suffix)
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, Error>) in
+            stageAndApply([change]) { continuation.resume(with: $0) }
+        }
+    }
+
+    /// Forgets the interrupted download of `key`.
+    public func removePartialData(for key: String) {
+        guard !key.isEmpty else { return }
+        stageAndApply([(.remove(generation: nextGeneration()), Self.filename(for: key) + FileKind.partial.suffix)]) { _ in }
+    }
+
+    /// Removes `key`'s data, its metadata and any partial download.
     public func removeData(for key: String) {
         guard !key.isEmpty else { return }
-        stageAndApply(.remove(generation: nextGeneration()), for: Self.filename(for: key)) { _ in }
+        let filename = Self.filename(for: key)
+        stageAndApply([FileKind.data, .metadata, .partial].map { (.remove(generation: nextGeneration()), filename + $0.suffix) }) { _ in }
+    }
+
+    /// The changes that store an entry: its data, then its metadata (or the
+    /// metadata's removal, since it described the data being replaced), then
+    /// the removal of a partial download it completes.
+    private func entryChanges(_ data: Data, metadata: Data?, for key: String) -> [(DataCacheStaging.Change, String)] {
+        let filename = Self.filename(for: key)
+        let metadataChange: DataCacheStaging.Change = metadata.map { .add($0, generation: nextGeneration()) }
+            ?? .remove(generation: nextGeneration())
+        return [
+            (.add(data, generation: nextGeneration()), filename),
+            (metadataChange, filename + FileKind.metadata.suffix),
+            (.remove(generation: nextGeneration()), filename + FileKind.partial.suffix),
+        ]
     }
 
     /// Removes every entry.
@@ -212,16 +278,29 @@ public final class DataCache: Sendable {
         generation.add(1, ordering: .relaxed).newValue
     }
 
-    /// Stages `change` for `filename` so reads see it at once, and queues its
-    /// application in the same critical section: the I/O queue then applies
-    /// concurrent changes in the order reads saw them. `completion` runs on the I/O queue.
+    /// Stages `changes` (to files of the folder) so reads see them at once,
+    /// and queues their application, in order, in the same critical section:
+    /// the I/O queue then applies concurrent changes in the order reads saw
+    /// them. `completion` runs on the I/O queue with the first error, if any.
     private func stageAndApply(
-        _ change: DataCacheStaging.Change, for filename: String,
+        _ changes: [(DataCacheStaging.Change, String)],
         completion: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
         staging.withLock { staging in
-            staging.stage(change, for: filename)
-            ioQueue.async { completion(Result { try self.apply(change, to: filename) }) }
+            for (change, filename) in changes { staging.stage(change, for: filename) }
+            ioQueue.async {
+                var failure: (any Error)?
+                for (change, filename) in changes {
+                    // After a failure (disk full), later changes are dropped:
+                    // metadata must not describe data that was not written.
+                    guard failure == nil else {
+                        self.staging.withLock { $0.unstage(filename, ifGeneration: change.generation) }
+                        continue
+                    }
+                    do { try self.apply(change, to: filename) } catch { failure = error }
+                }
+                completion(failure.map { .failure($0) } ?? .success(()))
+            }
         }
     }
 
@@ -234,7 +313,7 @@ public final class DataCache: Sendable {
             try CacheFile.writeAtomically(data, to: path, via: self.path(of: Self.temporaryPrefix + UUID().uuidString),
                                           creating: directory)
         case .remove:
-            unlink(path)
+            unlink(path)  // ENOENT (nothing to remove) is fine
         }
     }
 }

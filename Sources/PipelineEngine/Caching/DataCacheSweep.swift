@@ -3,10 +3,12 @@ import Foundation
 /// One pass of the disk cache's LRU sweep.
 ///
 /// When the folder holds more than `sizeLimit` bytes, removes the least
-/// recently used files (oldest modification date first, which `DataCache`
-/// refreshes on every read) until at most `targetSize` bytes remain.
-/// Temporary files older than an hour — left by a crash mid-write — are
-/// removed whatever the size.
+/// recently used entries (oldest modification date first, which `DataCache`
+/// refreshes on every read) until at most `targetSize` bytes remain. An
+/// entry's metadata file goes with its data and counts towards its size.
+/// Whatever the size, it also removes leftovers: temporary files of a write
+/// a crash interrupted and partial downloads nobody resumed (both after
+/// `leftoverLifetime`), and metadata whose data is gone.
 struct DataCacheSweep {
     /// The cache's folder.
     let directory: URL
@@ -14,6 +16,11 @@ struct DataCacheSweep {
     let sizeLimit: Int
     /// The total, in bytes, the sweep trims the entries down to.
     let targetSize: Int
+    /// How long temporary files and partial downloads are kept. Default: 1 hour.
+    var leftoverLifetime: TimeInterval = 3600
+    /// How old metadata without data must be before it is removed: a grace
+    /// period for another process sharing the folder, which writes data first.
+    var orphanGracePeriod: TimeInterval = 60
 
     /// A file in the cache's folder.
     struct Entry {
@@ -23,26 +30,38 @@ struct DataCacheSweep {
         let size: Int
         /// Its modification date: the entry's last access.
         let accessDate: Date
-        /// Whether it is a temporary file of a write in progress (or of a crash).
-        let isTemporary: Bool
+        /// What the file holds.
+        let kind: DataCache.FileKind
+        /// The file name without its kind's suffix: the entry's hash.
+        let base: String
     }
 
-    /// Removes stale temporary files, then, when the entries exceed
-    /// `sizeLimit`, the least recently used ones until `targetSize` is reached.
+    /// Removes leftovers, then, when the entries exceed `sizeLimit`, the
+    /// least recently used ones until `targetSize` is reached.
     func run() {
         var entries = Self.entries(in: directory)
-        let staleTemporaryDate = Date(timeIntervalSinceNow: -3600)
-        for entry in entries where entry.isTemporary && entry.accessDate < staleTemporaryDate {
-            try? FileManager.default.removeItem(at: entry.url)
+        let now = Date()
+        let dataFiles = Set(entries.lazy.filter { $0.kind == .data }.map(\.base))
+        entries.removeAll { entry in
+            let isLeftover = switch entry.kind {
+            case .temporary, .partial: entry.accessDate < now - leftoverLifetime
+            case .metadata: !dataFiles.contains(entry.base) && entry.accessDate < now - orphanGracePeriod
+            case .data: false
+            }
+            if isLeftover { try? FileManager.default.removeItem(at: entry.url) }
+            return isLeftover || entry.kind == .temporary
         }
-        entries.removeAll { $0.isTemporary }
 
         var total = entries.reduce(0) { $0 + $1.size }
         guard total > sizeLimit else { return }
-        for entry in entries.sorted(by: { $0.accessDate < $1.accessDate }) {
+        let metadataSizes = Dictionary(entries.lazy.filter { $0.kind == .metadata }.map { ($0.base, $0) }) { first, _ in first }
+        for entry in entries.filter({ $0.kind != .metadata }).sorted(by: { $0.accessDate < $1.accessDate }) {
             guard total > targetSize else { break }
-            if (try? FileManager.default.removeItem(at: entry.url)) != nil {
-                total -= entry.size
+            guard (try? FileManager.default.removeItem(at: entry.url)) != nil else { continue }
+            total -= entry.size
+            if entry.kind == .data, let metadata = metadataSizes[entry.base],
+               (try? FileManager.default.removeItem(at: metadata.url)) != nil {
+                total -= metadata.size
             }
         }
     }
@@ -57,8 +76,8 @@ struct DataCacheSweep {
             var status = stat()
             guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
             let modified = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
-            return Entry(url: url, size: Int(status.st_size), accessDate: modified,
-                         isTemporary: name.hasPrefix(DataCache.temporaryPrefix))
+            let (kind, base) = DataCache.FileKind.of(name)
+            return Entry(url: url, size: Int(status.st_size), accessDate: modified, kind: kind, base: base)
         }
     }
 }
