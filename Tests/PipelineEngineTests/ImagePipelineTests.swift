@@ -103,6 +103,7 @@ struct ImagePipelineTests {
             switch event {
             case .started: kinds.append("started")
             case .progress(let completed, _): kinds.append("progress"); progress.append(completed)
+            case .retrying: kinds.append("retrying")
             case .cancelled: kinds.append("cancelled")
             case .completed(let result): kinds.append((try? result.get()) == nil ? "failed" : "completed")
             }

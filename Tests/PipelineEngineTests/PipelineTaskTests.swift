@@ -71,7 +71,7 @@ struct PipelineTaskTests {
             switch event {
             case .progress(let completed, _): heard.withLock { $0.append("late progress \(completed)") }
             case .value(let value): heard.withLock { $0.append("late \(value)") }
-            case .error: break
+            case .error, .retrying: break
             }
         }
         task.send(.success(7))

@@ -244,29 +244,6 @@ final class RateLimiter: Sendable {
     }
 }
 
-/// The time source of a `RateLimiter`, injectable for tests.
-protocol RateLimiterClock: Sendable {
-    /// Monotonic now.
-    var now: ContinuousClock.Instant { get }
-    /// Sleeps until `deadline` (returns at once if it has passed); throws
-    /// `CancellationError` when the calling task is cancelled.
-    func sleep(until deadline: ContinuousClock.Instant) async throws
-}
-
-/// The real time source: `ContinuousClock`.
-struct ContinuousRateLimiterClock: RateLimiterClock {
-    /// The clock.
-    init() {}
-
-    /// `ContinuousClock.now`.
-    var now: ContinuousClock.Instant { .now }
-
-    /// `Task.sleep(until:clock:)` on the continuous clock.
-    func sleep(until deadline: ContinuousClock.Instant) async throws {
-        try await Task.sleep(until: deadline, clock: .continuous)
-    }
-}
-
 // MARK: - State
 
 /// A task waiting in `RateLimiter.acquire`.

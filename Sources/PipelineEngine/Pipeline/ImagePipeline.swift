@@ -30,6 +30,8 @@ public final class ImagePipeline: Sendable {
     let dataTasks: TaskPool<DataLoadKey, LoadedData>
     let imageTasks: TaskPool<ImageLoadKey, LoadedImage>
     let encodeTasks: TaskPool<ImageLoadKey, LoadedImage>
+    /// Paces downloads, globally and per host.
+    let rateLimiter: RateLimiter
     private let nextTaskID = Atomic<UInt64>(0)
 
     /// Creates a pipeline.
@@ -41,6 +43,7 @@ public final class ImagePipeline: Sendable {
         self.dataTasks = TaskPool(isCoalescingEnabled: coalescing)
         self.imageTasks = TaskPool(isCoalescingEnabled: coalescing)
         self.encodeTasks = TaskPool(isCoalescingEnabled: coalescing)
+        self.rateLimiter = RateLimiter(configuration: configuration.rateLimit)
     }
 
     /// Live shared downloads (for tests and metrics).
@@ -65,10 +68,11 @@ public final class ImagePipeline: Sendable {
 
     private func runPrefetchData(_ task: ImageTask) {
         let request = task.request
+        let key = request.dataCacheKey
         if let dataCache = configuration.dataCache, request.readsDiskCache,
-           let size = dataCache.sizeOfData(for: request.dataCacheKey) {
-            let response = ImageResponse(request: request, source: .disk, byteCount: size,
-                                         cacheURL: dataCache.url(for: request.dataCacheKey), data: nil)
+           case .fresh(_, let cacheURL?) = diskEntry(for: key) {
+            let response = ImageResponse(request: request, source: .disk, byteCount: dataCache.sizeOfData(for: key) ?? 0,
+                                         cacheURL: cacheURL, data: nil)
             task.finish(with: .success(response))
             return
         }
@@ -109,16 +113,35 @@ public final class ImagePipeline: Sendable {
                                                      cacheURL: nil, data: nil, image: nil)))
             return
         }
-        let policy = configuration.dataCachePolicy
-        if let dataCache = configuration.dataCache, request.readsDiskCache, policy.mayHaveEncodedImage(for: request) {
-            let key = request.processedDataCacheKey
-            if let size = dataCache.sizeOfData(for: key) {
-                task.finish(with: .success(ImageResponse(request: request, source: .disk, byteCount: size,
-                                                         cacheURL: dataCache.url(for: key), data: nil)))
-                return
-            }
+        guard let dataCache = configuration.dataCache, request.readsDiskCache,
+              configuration.dataCachePolicy.mayHaveEncodedImage(for: request) else {
+            return subscribeToImage(task)
         }
-        subscribeToImage(task)
+        let key = request.processedDataCacheKey
+        let finishFromDisk: @Sendable (ImageResponse.Source, Int) -> Void = { source, attempts in
+            task.finish(with: .success(ImageResponse(request: request, source: source, byteCount: dataCache.sizeOfData(for: key) ?? 0,
+                                                     cacheURL: dataCache.url(for: key), data: nil, downloadAttempts: attempts)))
+        }
+        switch diskEntry(for: key) {
+        case .fresh(_, _?):
+            finishFromDisk(.disk, 0)
+        case .stale(let metadata) where dataCache.containsData(for: key):
+            // Confirm the source is unchanged: then the variant is current,
+            // and is neither read nor decoded.
+            let check = revalidateVariant(
+                of: request, metadata: metadata, origins: { [request] }, priority: task.priority,
+                onProgress: { event in task.report(event) }
+            ) { [self] outcome in
+                switch outcome {
+                case .current(let source, let attempts): finishFromDisk(source, attempts)
+                case .changed: subscribeToImage(task)
+                case .failed(let error): task.finish(with: .failure(error))
+                }
+            }
+            task.attach(check.erased)
+        default:
+            subscribeToImage(task)
+        }
     }
 
     // MARK: Tasks
@@ -154,38 +177,55 @@ public final class ImagePipeline: Sendable {
 
     private func subscribeToData(_ task: ImageTask, wantsBytes: Bool) {
         let request = task.request
-        let subscription = subscribeData(request, origins: { [request] }, priority: task.priority) { event in
-            switch event {
-            case .progress(let completed, let total):
-                task.reportProgress(completed: completed, total: total)
-            case .value(let loaded):
+        let subscription = subscribeData(request, origins: { [request] }, priority: task.priority) { [self] event in
+            guard case .value(let loaded) = event else { return task.report(event) }
+            guard wantsBytes else {
                 task.finish(with: .success(ImageResponse(
-                    request: request, source: loaded.source, byteCount: loaded.data.count,
-                    cacheURL: loaded.cacheURL, data: wantsBytes ? loaded.data : nil)))
-            case .error(let error):
-                task.finish(with: .failure(error))
+                    request: request, source: loaded.source, byteCount: loaded.byteCount,
+                    cacheURL: loaded.cacheURL, data: nil, downloadAttempts: loaded.downloadAttempts)))
+                return
             }
+            deliverBytes(of: loaded, to: task)
         }
         task.attach(subscription.erased)
+    }
+
+    /// Finishes a `loadData` task with the bytes, reading a cached file on
+    /// the data-caching queue. When the cache held only metadata (or the file
+    /// vanished), downloads the data again, skipping the cache.
+    private func deliverBytes(of loaded: LoadedData, to task: ImageTask) {
+        let request = task.request
+        let finish: @Sendable (Data) -> Void = { data in
+            task.finish(with: .success(ImageResponse(
+                request: request, source: loaded.source, byteCount: data.count,
+                cacheURL: loaded.cacheURL, data: data, downloadAttempts: loaded.downloadAttempts)))
+        }
+        if let body = loaded.body { return finish(body) }
+        _ = queues.dataCaching.enqueueBlocking(priority: task.priority) { [self] in
+            guard !task.isFinished else { return }
+            if let data = loaded.bytes() { return finish(data) }
+            var uncached = request
+            uncached.options.insert(.disableDiskCacheReads)
+            let retry = subscribeData(uncached, origins: { [request] }, priority: task.priority) { event in
+                guard case .value(let loaded) = event else { return task.report(event) }
+                finish(loaded.body ?? Data())
+            }
+            task.attach(retry.erased)
+        }
     }
 
     private func subscribeToImage(_ task: ImageTask) {
         let request = task.request
         let handler: PipelineTask<LoadedImage>.Handler = { [configuration] event in
-            switch event {
-            case .progress(let completed, let total):
-                task.reportProgress(completed: completed, total: total)
-            case .value(let loaded):
-                if request.writesMemoryCache, loaded.source != .memory {
-                    configuration.imageCache?.store(loaded.image, for: request.imageCacheKey)
-                }
-                task.finish(with: .success(ImageResponse(
-                    request: request, source: loaded.source,
-                    byteCount: loaded.encoded?.count ?? loaded.image.cost,
-                    cacheURL: loaded.cacheURL, data: loaded.encoded, image: loaded.image)))
-            case .error(let error):
-                task.finish(with: .failure(error))
+            guard case .value(let loaded) = event else { return task.report(event) }
+            if request.writesMemoryCache, loaded.source != .memory {
+                configuration.imageCache?.store(loaded.image, for: request.imageCacheKey)
             }
+            task.finish(with: .success(ImageResponse(
+                request: request, source: loaded.source,
+                byteCount: loaded.encoded?.count ?? loaded.image.cost,
+                cacheURL: loaded.cacheURL, data: loaded.encoded, image: loaded.image,
+                downloadAttempts: loaded.downloadAttempts)))
         }
         let subscription = configuration.dataCachePolicy.storesEncodedImage(for: request)
             ? subscribeEncoded(request, priority: task.priority, handler)

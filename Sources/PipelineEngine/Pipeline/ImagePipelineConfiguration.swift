@@ -11,6 +11,14 @@ extension ImagePipeline {
         public var imageCache: ImageCache?
         /// Which data goes to the disk cache. Default: `storeOriginalData`, as in Nuke.
         public var dataCachePolicy: DataCachePolicy = .storeOriginalData
+        /// Whether the disk cache follows HTTP caching headers. Default:
+        /// `aggressive` (store everything, never revalidate), as in Nuke.
+        public var dataCacheMode: DataCacheMode = .aggressive
+        /// Which failed downloads are tried again, and when.
+        public var retryPolicy = RetryPolicy()
+        /// How fast downloads start, globally and per host. Default: unlimited
+        /// (a host answering 429 or 503 is still slowed down).
+        public var rateLimit = RateLimiterConfiguration()
         /// Whether identical work is shared between tasks. Default: true.
         public var isTaskCoalescingEnabled = true
         /// Limits against hostile images (pixel count, allowed formats).

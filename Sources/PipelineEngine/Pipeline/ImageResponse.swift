@@ -16,14 +16,21 @@ public struct ImageResponse: Sendable {
     public let data: Data?
     /// The decoded, processed image, for `loadImage`.
     public let image: DecodedImage?
+    /// Download attempts made for the response (0 when no download was
+    /// needed; more than 1 after retries).
+    public let downloadAttempts: Int
 
-    init(request: ImageRequest, source: Source, byteCount: Int, cacheURL: URL?, data: Data?, image: DecodedImage? = nil) {
+    init(
+        request: ImageRequest, source: Source, byteCount: Int, cacheURL: URL?, data: Data?,
+        image: DecodedImage? = nil, downloadAttempts: Int = 0
+    ) {
         self.request = request
         self.source = source
         self.byteCount = byteCount
         self.cacheURL = cacheURL
         self.data = data
         self.image = image
+        self.downloadAttempts = downloadAttempts
     }
 
     /// Where a response came from.
@@ -34,6 +41,9 @@ public struct ImageResponse: Sendable {
         case disk
         /// The origin, over the network.
         case network
+        /// The disk cache, after the origin confirmed the entry is current
+        /// (a 304 to a conditional request; HTTP cache mode).
+        case revalidated
     }
 }
 

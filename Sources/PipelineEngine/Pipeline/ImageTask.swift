@@ -23,6 +23,9 @@ public final class ImageTask: Sendable, Identifiable {
         case started
         /// Bytes received so far, and the expected total when known.
         case progress(completed: Int64, total: Int64?)
+        /// A download attempt failed with a transient error; another follows
+        /// after `retry.delay`.
+        case retrying(DownloadRetry)
         /// The task was cancelled; nothing follows.
         case cancelled
         /// The task finished with a response or an error; nothing follows.
@@ -121,6 +124,22 @@ public final class ImageTask: Sendable, Identifiable {
     func reportProgress(completed: Int64, total: Int64?) {
         guard state.withLock({ $0.result == nil }) else { return }
         emit.yield(.progress(completed: completed, total: total))
+    }
+
+    /// Passes on an event of the work the task waits on: progress, retries, a failure.
+    func report<Value>(_ event: PipelineTask<Value>.Event) {
+        switch event {
+        case .progress(let completed, let total): reportProgress(completed: completed, total: total)
+        case .retrying(let retry): reportRetry(retry)
+        case .error(let error): finish(with: .failure(error))
+        case .value: break
+        }
+    }
+
+    /// Reports a download attempt that will be retried.
+    func reportRetry(_ retry: DownloadRetry) {
+        guard state.withLock({ $0.result == nil }) else { return }
+        emit.yield(.retrying(retry))
     }
 
     /// Ends the task (the first outcome wins) and returns the subscription to

@@ -4,6 +4,10 @@ import Foundation
 /// cache or the network. One task per URL however many requests need it.
 /// `origins` are the requests callers made, to which the `DataCachePolicy`
 /// applies (a `[resize]` caller reaches this level through `[]`).
+///
+/// A cached entry is not read here: the value says where it is, and only
+/// consumers that need the bytes read them (`LoadedData.bytes()`), on
+/// their own threads. In HTTP cache mode a stale entry is revalidated first.
 extension ImagePipeline {
     func subscribeData(
         _ request: ImageRequest, origins: @escaping PipelineTask<LoadedData>.Origins, priority: ImagePriority,
@@ -15,64 +19,31 @@ extension ImagePipeline {
     }
 
     private func startDataTask(_ task: PipelineTask<LoadedData>, request: ImageRequest) {
-        let key = request.dataCacheKey
-        if let dataCache = configuration.dataCache, request.readsDiskCache, dataCache.containsData(for: key) {
-            // Read the file off the cooperative pool, then fall back to the
-            // network if it vanished meanwhile.
-            let item = queues.dataCaching.enqueueBlocking(priority: task.priority) { [self] in
-                guard !task.isEnded else { return }
-                if let data = dataCache.cachedData(for: key) {
-                    task.send(.success(LoadedData(data: data, source: .disk, cacheURL: dataCache.url(for: key))))
-                } else {
-                    download(task, request: request)
-                }
-            }
-            task.setOperation(item)
-            return
+        let entry = request.readsDiskCache ? diskEntry(for: request.dataCacheKey) : .missing
+        switch entry {
+        case .fresh(let metadata, let cacheURL):
+            task.send(.success(LoadedData(body: nil, cacheURL: cacheURL, source: .disk, metadata: metadata)))
+        case .stale where request.options.contains(.returnCacheDataDontLoad):
+            // "Use the cache, whatever its age" (as URLCache's option of that name).
+            let key = request.dataCacheKey
+            let cacheURL = configuration.dataCache.flatMap { $0.containsData(for: key) ? $0.url(for: key) : nil }
+            task.send(cacheURL.map { .success(LoadedData(body: nil, cacheURL: $0, source: .disk)) } ?? .failure(.dataMissingInCache))
+        case .stale(let metadata):
+            download(task, request: request, revalidating: metadata)
+        case .missing:
+            download(task, request: request, revalidating: nil)
         }
-        download(task, request: request)
     }
 
-    private func download(_ task: PipelineTask<LoadedData>, request: ImageRequest) {
+    private func download(_ task: PipelineTask<LoadedData>, request: ImageRequest, revalidating cached: HTTPCacheMetadata?) {
         guard !request.options.contains(.returnCacheDataDontLoad) else {
             task.send(.failure(.dataMissingInCache))
             return
         }
-        let item = queues.dataLoading.enqueue(priority: task.priority) { [self] finish in
-            let transfer = Task {
-                defer { finish() }
-                let result = await fetch(request.url, key: request.dataCacheKey, for: task)
-                task.send(result)
-            }
-            task.onCancel { transfer.cancel() }
+        let work = Task { [self] in
+            var download = DataDownload(pipeline: self, task: task, request: request, revalidating: cached)
+            task.send(await download.run())
         }
-        task.setOperation(item)
-    }
-
-    /// Downloads, then stores the data if the policy says so for any
-    /// request still waiting for it.
-    private func fetch(_ url: URL, key: String, for task: PipelineTask<LoadedData>) async -> Result<LoadedData, ImagePipelineError> {
-        let response: DataLoader.Response
-        counters.countDownload()
-        do {
-            response = try await configuration.dataLoader.data(from: url) { completed, total in
-                task.send(progress: completed, total: total)
-            }
-        } catch .cancelled {
-            return .failure(.cancelled)
-        } catch {
-            return .failure(.dataLoadingFailed(error))
-        }
-        let policy = configuration.dataCachePolicy
-        guard let dataCache = configuration.dataCache,
-              task.requests.contains(where: policy.storesOriginalData(for:)) else {
-            return .success(LoadedData(data: response.data, source: .network, cacheURL: nil))
-        }
-        do {
-            let url = try await dataCache.write(response.data, for: key)
-            return .success(LoadedData(data: response.data, source: .network, cacheURL: url))
-        } catch {
-            return .failure(.dataCacheWriteFailed(String(describing: error)))
-        }
+        task.onCancel { work.cancel() }
     }
 }

@@ -47,18 +47,24 @@ extension ImagePipeline {
 
     /// Writes the encoded image and ends the task once the file is in place
     /// (as the data level does), so a completed task means a file on disk.
+    /// In HTTP cache mode the variant stores its source's metadata, through
+    /// which it is revalidated; a source without (a `no-store` response, an
+    /// image from memory) leaves no variant on disk.
     private func store(_ data: Data, of loaded: LoadedImage, request: ImageRequest, for task: PipelineTask<LoadedImage>) {
         let result = { (cacheURL: URL?) in
             LoadedImage(image: loaded.image, source: loaded.source, sourceFormat: loaded.sourceFormat,
-                        encoded: data, cacheURL: cacheURL)
+                        encoded: data, cacheURL: cacheURL, sourceMetadata: loaded.sourceMetadata,
+                        downloadAttempts: loaded.downloadAttempts)
         }
-        guard let dataCache = configuration.dataCache else {
+        let isHTTPMode = configuration.dataCacheMode == .http
+        guard let dataCache = configuration.dataCache, !isHTTPMode || loaded.sourceMetadata != nil else {
             task.send(.success(result(nil)))
             return
         }
+        let metadata = isHTTPMode ? loaded.sourceMetadata?.encoded() : nil
         let write = Task {
             do {
-                task.send(.success(result(try await dataCache.write(data, for: request.processedDataCacheKey))))
+                task.send(.success(result(try await dataCache.write(data, for: request.processedDataCacheKey, metadata: metadata))))
             } catch {
                 task.send(.failure(.dataCacheWriteFailed(String(describing: error))))
             }

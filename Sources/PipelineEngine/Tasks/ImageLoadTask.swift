@@ -23,18 +23,37 @@ extension ImagePipeline {
             task.send(.success(LoadedImage(image: image, source: .memory, sourceFormat: nil, encoded: nil, cacheURL: nil)))
             return
         }
-        let policy = configuration.dataCachePolicy
-        if let dataCache = configuration.dataCache, request.readsDiskCache,
-           policy.mayHaveEncodedImage(for: request), dataCache.containsData(for: request.processedDataCacheKey) {
-            decodeEncodedCopy(task, request: request, from: dataCache)
+        guard configuration.dataCache != nil, request.readsDiskCache,
+              configuration.dataCachePolicy.mayHaveEncodedImage(for: request) else {
+            loadFromUpstream(task, request: request)
             return
         }
-        loadFromUpstream(task, request: request)
+        switch diskEntry(for: request.processedDataCacheKey) {
+        case .fresh(let metadata, _?):
+            decodeEncodedCopy(task, request: request, source: .disk, metadata: metadata)
+        case .stale(let metadata) where configuration.dataCache?.containsData(for: request.processedDataCacheKey) == true:
+            let check = revalidateVariant(
+                of: request, metadata: metadata, origins: { task.requests }, priority: task.priority,
+                onProgress: { event in task.relay(event) { _ in } }
+            ) { [self] outcome in
+                switch outcome {
+                case .current(let source, _): decodeEncodedCopy(task, request: request, source: source, metadata: metadata)
+                case .changed: loadFromUpstream(task, request: request)
+                case .failed(let error): task.send(.failure(error))
+                }
+            }
+            task.setDependency(check.erased)
+        default:
+            loadFromUpstream(task, request: request)
+        }
     }
 
     /// Decodes the encoded copy on disk (already processed: no thumbnail, no
     /// processors). A copy that vanished or does not decode is ignored.
-    private func decodeEncodedCopy(_ task: PipelineTask<LoadedImage>, request: ImageRequest, from dataCache: DataCache) {
+    private func decodeEncodedCopy(
+        _ task: PipelineTask<LoadedImage>, request: ImageRequest, source: ImageResponse.Source, metadata: HTTPCacheMetadata?
+    ) {
+        guard let dataCache = configuration.dataCache else { return loadFromUpstream(task, request: request) }
         let key = request.processedDataCacheKey
         let limits = configuration.imageLimits
         let item = queues.decoding.enqueueBlocking(priority: task.priority) { [self] in
@@ -42,8 +61,8 @@ extension ImagePipeline {
             counters.countDecode()
             if let data = dataCache.cachedData(for: key),
                let image = try? ImageCodec.decode(data, thumbnail: nil, limits: limits) {
-                task.send(.success(LoadedImage(image: image, source: .disk, sourceFormat: ImageFormat(sniffing: data),
-                                               encoded: data, cacheURL: dataCache.url(for: key))))
+                task.send(.success(LoadedImage(image: image, source: source, sourceFormat: ImageFormat(sniffing: data),
+                                               encoded: data, cacheURL: dataCache.url(for: key), sourceMetadata: metadata)))
             } else {
                 loadFromUpstream(task, request: request)
             }
@@ -59,19 +78,27 @@ extension ImagePipeline {
         }
     }
 
+    /// Decodes the original data. When the cache held only its metadata (or
+    /// the file vanished), downloads the data again, skipping the cache.
     private func decodeOriginal(_ task: PipelineTask<LoadedImage>, request: ImageRequest) {
         let limits = configuration.imageLimits
         let dependency = subscribeData(request, origins: { task.requests }, priority: task.priority) { [self] event in
             task.relay(event) { loaded in
                 let item = queues.decoding.enqueueBlocking(priority: task.priority) { [self] in
                     guard !task.isEnded else { return }
+                    guard let data = loaded.bytes() else {
+                        var uncached = request
+                        uncached.options.insert(.disableDiskCacheReads)
+                        return decodeOriginal(task, request: uncached)
+                    }
                     counters.countDecode()
                     let result = Result { () throws(ImageProcessingError) in
-                        try ImageCodec.decode(loaded.data, thumbnail: request.thumbnail, limits: limits)
+                        try ImageCodec.decode(data, thumbnail: request.thumbnail, limits: limits)
                     }
                     task.send(result
-                        .map { LoadedImage(image: $0, source: loaded.source, sourceFormat: ImageFormat(sniffing: loaded.data),
-                                           encoded: nil, cacheURL: nil) }
+                        .map { LoadedImage(image: $0, source: loaded.source, sourceFormat: ImageFormat(sniffing: data),
+                                           encoded: nil, cacheURL: nil, sourceMetadata: loaded.metadata,
+                                           downloadAttempts: loaded.downloadAttempts) }
                         .mapError { .imageProcessingFailed($0) })
                 }
                 task.setOperation(item)
@@ -90,7 +117,9 @@ extension ImagePipeline {
                     counters.countProcessing(processor)
                     let result = Result { () throws(ImageProcessingError) in try ImageCodec.process(input.image, with: processor) }
                     task.send(result
-                        .map { LoadedImage(image: $0, source: input.source, sourceFormat: input.sourceFormat, encoded: nil, cacheURL: nil) }
+                        .map { LoadedImage(image: $0, source: input.source, sourceFormat: input.sourceFormat, encoded: nil,
+                                           cacheURL: nil, sourceMetadata: input.sourceMetadata,
+                                           downloadAttempts: input.downloadAttempts) }
                         .mapError { .imageProcessingFailed($0) })
                 }
                 task.setOperation(item)

@@ -22,6 +22,8 @@ final class PipelineTask<Value: Sendable>: Sendable {
     enum Event: Sendable {
         /// Bytes of the underlying download so far, and the total when known.
         case progress(completed: Int64, total: Int64?)
+        /// The underlying download failed and will be tried again.
+        case retrying(DownloadRetry)
         /// The task's value; nothing follows.
         case value(Value)
         /// The task failed; nothing follows.
@@ -188,11 +190,20 @@ final class PipelineTask<Value: Sendable>: Sendable {
         for handler in handlers { handler(.progress(completed: completed, total: total)) }
     }
 
-    /// Handles an event of the task this one depends on: progress and errors
+    /// Tells every subscriber that the download will be tried again.
+    func send(retry: DownloadRetry) {
+        let handlers: [Handler] = state.withLock { state in
+            state.isEnded ? [] : state.subscribers.values.map(\.handler)
+        }
+        for handler in handlers { handler(.retrying(retry)) }
+    }
+
+    /// Handles an event of the task this one depends on: progress, retries and errors
     /// pass through to this task's subscribers, a value goes to `onValue`.
     func relay<Input: Sendable>(_ event: PipelineTask<Input>.Event, onValue: (Input) -> Void) {
         switch event {
         case .progress(let completed, let total): send(progress: completed, total: total)
+        case .retrying(let retry): send(retry: retry)
         case .error(let error): send(.failure(error))
         case .value(let value): onValue(value)
         }

@@ -1,11 +1,34 @@
 import Foundation
 
-/// Original data, as the data level of the task graph produces it.
+/// Original data, as the data level of the task graph produces it: the
+/// downloaded bytes, or where they are in the disk cache (read only by the
+/// consumers that need them, on their own threads: a prefetch never reads).
 struct LoadedData: Sendable {
-    let data: Data
-    let source: ImageResponse.Source
-    /// Where the data lives in the disk cache, when it was stored or read there.
+    /// The bytes, when they were downloaded now.
+    let body: Data?
+    /// Where the data lives in the disk cache, when it was stored or found there.
     let cacheURL: URL?
+    /// Where the data came from.
+    let source: ImageResponse.Source
+    /// The response's HTTP metadata (HTTP cache mode, storable responses only).
+    var metadata: HTTPCacheMetadata? = nil
+    /// Download attempts made (0 when served by the cache).
+    var downloadAttempts = 0
+
+    /// The bytes: the body, else the cached file's contents. `nil` when the
+    /// cache holds only the entry's metadata, or the file vanished: the
+    /// caller then downloads the data.
+    func bytes() -> Data? {
+        body ?? cacheURL.flatMap { FileManager.default.contents(atPath: $0.path) }
+    }
+
+    /// The size of the data in bytes, without reading a cached file.
+    var byteCount: Int {
+        if let body { return body.count }
+        guard let cacheURL else { return 0 }
+        var status = stat()
+        return stat(cacheURL.path, &status) == 0 ? Int(status.st_size) : 0
+    }
 }
 
 /// A decoded image, as the image levels of the task graph produce it.
@@ -19,6 +42,11 @@ struct LoadedImage: Sendable {
     let encoded: Data?
     /// Where `encoded` lives in the disk cache.
     let cacheURL: URL?
+    /// The source's HTTP metadata (HTTP cache mode), which an encoded
+    /// variant stores as its own.
+    var sourceMetadata: HTTPCacheMetadata? = nil
+    /// Download attempts made for the source (0 when served by a cache).
+    var downloadAttempts = 0
 }
 
 /// The key of a shared data task: the URL, and whether the task may only
@@ -27,10 +55,14 @@ struct LoadedImage: Sendable {
 struct DataLoadKey: Hashable, Sendable {
     let url: String
     let cacheOnly: Bool
+    /// False for a download that must not use the cache (the fallback when
+    /// the cache held metadata but not the bytes a decode needs).
+    let readsCache: Bool
 
     init(_ request: ImageRequest) {
         url = request.dataCacheKey
         cacheOnly = request.options.contains(.returnCacheDataDontLoad)
+        readsCache = request.readsDiskCache
     }
 }
 

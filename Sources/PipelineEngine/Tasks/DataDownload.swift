@@ -1,0 +1,230 @@
+import Foundation
+
+/// One download of the data level, with everything around the transfer:
+/// the rate limiter, a slot of the data-loading queue, revalidation of a
+/// stale entry, resuming a cut-off download, retries, and storing the result.
+///
+/// Each attempt takes a token from the rate limiter (in priority order), then
+/// a slot of the data-loading queue, so waiting for either holds no connection.
+/// A transient failure is retried after a backoff, or the origin's
+/// `Retry-After`; bytes that arrived are kept (in the disk cache's folder, so
+/// another worker can resume them) and the next attempt asks only for the rest.
+struct DataDownload {
+    let pipeline: ImagePipeline
+    let task: PipelineTask<LoadedData>
+    let request: ImageRequest
+    /// The stale entry to revalidate, if any.
+    private var cached: HTTPCacheMetadata?
+    /// The bytes of an earlier, interrupted attempt.
+    private var partial: PartialDownload?
+    /// Whether an answer made the download start over (at most once, uncounted).
+    private var hasStartedOver = false
+
+    private var configuration: ImagePipeline.Configuration { pipeline.configuration }
+    private var key: String { request.dataCacheKey }
+    private var host: String { request.url.host?.lowercased() ?? "" }
+
+    init(pipeline: ImagePipeline, task: PipelineTask<LoadedData>, request: ImageRequest, revalidating cached: HTTPCacheMetadata?) {
+        self.pipeline = pipeline
+        self.task = task
+        self.request = request
+        self.cached = cached
+    }
+
+    /// What an answer leads to.
+    private enum Step {
+        /// The download ended.
+        case done(Result<LoadedData, ImagePipelineError>)
+        /// A transient failure: try again (the wait is over).
+        case retry
+        /// The answer did not fit the question (a 206 for other bytes, a 304
+        /// with nothing to refresh, a 416): ask again for the whole body.
+        case startOver(status: Int)
+    }
+
+    /// Downloads until success, a permanent failure, the last attempt or cancellation.
+    mutating func run() async -> Result<LoadedData, ImagePipelineError> {
+        partial = storedPartial()
+        var attempt = 1
+        while true {
+            let task = task
+            do {
+                try await pipeline.rateLimiter.acquire(host: host, priority: { task.priority })
+            } catch {
+                return .failure(.cancelled)
+            }
+            guard let finish = await pipeline.queues.dataLoading.slot(priority: task.priority, register: task.setOperation) else {
+                return .failure(.cancelled)
+            }
+            let requestTime = Date()
+            pipeline.counters.countDownload()
+            let offset = Int64(partial?.data.count ?? 0), total = partial?.totalLength
+            let outcome = await configuration.dataLoader.load(from: request.url, headers: requestHeaders) { completed, expected in
+                task.send(progress: offset + completed, total: total ?? expected.map { offset + $0 })
+            }
+            finish()
+
+            let step: Step
+            switch outcome {
+            case .success(let response):
+                pipeline.rateLimiter.recordSuccess(host: host)
+                step = await complete(with: response, requestTime: requestTime, attempts: attempt)
+            case .failure(let failure):
+                step = await recover(from: failure, attempt: attempt)
+            }
+            switch step {
+            case .done(let result):
+                return result
+            case .retry:
+                attempt += 1
+            case .startOver(let status):
+                // Once, uncounted; a second misfit answer is the origin's fault.
+                guard !hasStartedOver else { return .failure(.dataLoadingFailed(.httpStatus(status))) }
+                hasStartedOver = true
+                discardPartial()
+                cached = nil
+            }
+        }
+    }
+
+    /// The headers of the next attempt: resume the partial bytes, else
+    /// revalidate the stale entry, else none.
+    private var requestHeaders: [String: String] {
+        if let partial { return partial.requestHeaders }
+        return cached?.conditionalRequestHeaders ?? [:]
+    }
+}
+
+// MARK: Answers
+
+extension DataDownload {
+    /// Handles a 2xx or 304.
+    private mutating func complete(with response: DataLoader.Response, requestTime: Date, attempts: Int) async -> Step {
+        let responseTime = Date()
+        switch response.statusCode {
+        case 304:
+            return revalidated(by: response, requestTime: requestTime, responseTime: responseTime, attempts: attempts)
+        case 206:
+            guard let body = partial?.completed(by: response) else { return .startOver(status: 206) }
+            // Describe the whole body, as if it had come in one 200.
+            var headers = response.headers
+            headers["content-length"] = String(body.count)
+            headers["content-range"] = nil
+            return .done(await store(body, status: 200, headers: headers, requestTime: requestTime,
+                                     responseTime: responseTime, attempts: attempts))
+        default:
+            return .done(await store(response.data, status: response.statusCode, headers: response.headers,
+                                     requestTime: requestTime, responseTime: responseTime, attempts: attempts))
+        }
+    }
+
+    /// A 304: the stale entry is current. Its metadata is refreshed; the
+    /// data is not read (consumers that need it read it from the cache).
+    private func revalidated(by response: DataLoader.Response, requestTime: Date, responseTime: Date, attempts: Int) -> Step {
+        guard let cached, let dataCache = configuration.dataCache,
+              let refreshed = cached.refreshed(with: response.headers, requestTime: requestTime, responseTime: responseTime)
+        else { return .startOver(status: 304) }
+        if request.writesDiskCache { dataCache.storeMetadata(refreshed.encoded(), for: key) }
+        let cacheURL = dataCache.containsData(for: key) ? dataCache.url(for: key) : nil
+        return .done(.success(LoadedData(body: nil, cacheURL: cacheURL, source: .revalidated,
+                                         metadata: refreshed, downloadAttempts: attempts)))
+    }
+
+    /// Stores a downloaded body as the mode and the policy say.
+    ///
+    /// - Aggressive mode: the data, when the policy stores originals for
+    ///   any request waiting for it.
+    /// - HTTP mode: nothing for a response a shared cache must not store
+    ///   (and an older entry is removed); otherwise the metadata always —
+    ///   variants are revalidated through it — and the data when the policy says so.
+    private func store(
+        _ body: Data, status: Int, headers: [String: String], requestTime: Date, responseTime: Date, attempts: Int
+    ) async -> Result<LoadedData, ImagePipelineError> {
+        let network = LoadedData(body: body, cacheURL: nil, source: .network, downloadAttempts: attempts)
+        guard let dataCache = configuration.dataCache else { return .success(network) }
+        let storesData = task.requests.contains(where: configuration.dataCachePolicy.storesOriginalData(for:))
+        var metadata: HTTPCacheMetadata?
+        if configuration.dataCacheMode == .http {
+            metadata = HTTPCacheMetadata(storing: status, headers: headers, url: key, requestHeaders: pipeline.varyRequestHeaders,
+                                         requestTime: requestTime, responseTime: responseTime)
+            if metadata == nil {
+                dataCache.removeData(for: key)
+                return .success(network)
+            }
+        }
+        var loaded = network
+        loaded.metadata = metadata
+        do {
+            if storesData {
+                let url = try await dataCache.write(body, for: key, metadata: metadata?.encoded())
+                loaded = LoadedData(body: body, cacheURL: url, source: .network, metadata: metadata, downloadAttempts: attempts)
+            } else if let metadata, task.requests.contains(where: \.writesDiskCache) {
+                dataCache.storeMetadata(metadata.encoded(), for: key)
+                dataCache.removePartialData(for: key)
+            } else if partial != nil {
+                dataCache.removePartialData(for: key)
+            }
+            return .success(loaded)
+        } catch {
+            return .failure(.dataCacheWriteFailed(String(describing: error)))
+        }
+    }
+
+    // MARK: Failures
+
+    /// Keeps what arrived, then decides: fail now, or wait and retry.
+    private mutating func recover(from failure: DataLoaderFailure, attempt: Int) async -> Step {
+        let response = failure.partialResponse
+        if failure.error == .httpStatus(416), partial != nil {
+            return .startOver(status: 416)  // the partial bytes no longer fit the origin's body
+        }
+        if failure.error == .cancelled || RetryPolicy.isTransient(failure.error) {
+            await keepPartial(of: response)
+        }
+        guard failure.error != .cancelled else { return .done(.failure(.cancelled)) }
+
+        let retryAfter = RetryPolicy.retryAfter(response?.headers["retry-after"])
+        if case .httpStatus(let status) = failure.error, status == 429 || status == 503 {
+            pipeline.rateLimiter.slowDown(host: host, retryAfter: retryAfter)
+        }
+        guard let delay = configuration.retryPolicy.delay(
+            afterAttempt: attempt, error: failure.error, retryAfter: retryAfter, random: .random(in: 0..<1)
+        ) else {
+            return .done(.failure(.dataLoadingFailed(failure.error)))
+        }
+        task.send(retry: DownloadRetry(attempt: attempt, error: failure.error, delay: delay))
+        do {
+            try await Task.sleep(for: delay)
+        } catch {
+            return .done(.failure(.cancelled))
+        }
+        return .retry
+    }
+
+    /// The partial download stored by an earlier attempt (maybe another
+    /// worker's), if resuming it is allowed.
+    private func storedPartial() -> PartialDownload? {
+        guard request.readsDiskCache, let dataCache = configuration.dataCache else { return nil }
+        return dataCache.partialData(for: key).flatMap { PartialDownload.decode($0, url: key) }
+    }
+
+    /// Keeps the bytes of a failed attempt when they can be resumed: in
+    /// memory for the next attempt, and in the disk cache for other workers.
+    private mutating func keepPartial(of response: DataLoader.Response?) async {
+        guard let response, let kept = PartialDownload(failed: response, resuming: partial, url: key) else {
+            if response?.statusCode == 200 { discardPartial() }  // a full answer replaced the old bytes
+            return
+        }
+        partial = kept
+        if let dataCache = configuration.dataCache, request.writesDiskCache {
+            try? await dataCache.writePartialData(kept.encoded(), for: key)
+        }
+    }
+
+    /// Forgets the partial download, here and in the disk cache.
+    private mutating func discardPartial() {
+        guard partial != nil else { return }
+        partial = nil
+        configuration.dataCache?.removePartialData(for: key)
+    }
+}
