@@ -11,6 +11,9 @@ public struct JobEvent: Sendable, Hashable {
         case started
         /// Bytes received so far (long downloads only, throttled).
         case progress
+        /// A download attempt failed with a transient error and will be
+        /// tried again: `download_attempt`, `error`, `message`, `retry_in_ms`.
+        case retrying
         /// The job finished; `source` tells where the data came from.
         case completed
         /// The job failed; `error` and `message` tell why.
@@ -69,7 +72,9 @@ public struct JobEvent: Sendable, Hashable {
     }
 
     /// Fields whose values are integers in JSON.
-    static let numericFields: Set<String> = ["ts", "bytes", "total", "completed", "failed", "cancelled", "dead", "attempt"]
+    static let numericFields: Set<String> = [
+        "ts", "bytes", "total", "completed", "failed", "cancelled", "dead", "attempt", "download_attempt", "retry_in_ms",
+    ]
 
     /// One JSON object, keys sorted, counts and times as numbers; `id` is the stream id.
     public var jsonLine: String {

@@ -33,8 +33,10 @@ struct WarmCommand: AsyncParsableCommand {
         let list = try URLList(path: file)
         try list.validate()
         let dataCache = try cache.makeDataCache()
-        let pipeline = ImagePipeline(configuration: pipelineOptions.configuration(
-            dataLoader: DataLoader(configuration: network.loaderConfiguration), dataCache: dataCache))
+        var configuration = pipelineOptions.configuration(
+            dataLoader: DataLoader(configuration: network.loaderConfiguration()), dataCache: dataCache)
+        network.apply(to: &configuration)
+        let pipeline = ImagePipeline(configuration: configuration)
         let spec = processing.isGiven ? try processing.spec() : nil
         let reporter = WarmReporter(total: list.urls.count, isTerminal: standardOutputIsTerminal)
         let start = ContinuousClock.now

@@ -36,11 +36,11 @@ struct WorkerCommand: AsyncParsableCommand {
         queueConfiguration.leaseDuration = .seconds(leaseDuration)
         let queue = try redis.makeQueue(configuration: queueConfiguration)
 
-        var loaderConfiguration = network.loaderConfiguration
-        loaderConfiguration.maximumConnectionsPerHost = max(16, concurrency)
+        let loader = DataLoader(configuration: network.loaderConfiguration(defaultConnectionsPerHost: max(16, concurrency)))
         let dataCache = try cache.makeDataCache()
-        let pipeline = ImagePipeline(configuration: pipelineOptions.configuration(
-            dataLoader: DataLoader(configuration: loaderConfiguration), dataCache: dataCache))
+        var pipelineConfiguration = pipelineOptions.configuration(dataLoader: loader, dataCache: dataCache)
+        network.apply(to: &pipelineConfiguration)
+        let pipeline = ImagePipeline(configuration: pipelineConfiguration)
 
         var configuration = Worker.Configuration()
         configuration.concurrency = concurrency

@@ -80,6 +80,11 @@ struct JobRunner: Sendable {
                 var fields = ["bytes": String(completed)]
                 if let total { fields["total"] = String(total) }
                 await publish(JobEvent(.progress, job: job, worker: workerID, extra: fields))
+            case .retrying(let retry):
+                await publish(JobEvent(.retrying, job: job, worker: workerID, extra: [
+                    "download_attempt": String(retry.attempt), "error": retry.error.code,
+                    "message": retry.error.description, "retry_in_ms": String(retry.delayMilliseconds),
+                ]))
             case .completed(.success(let response)):
                 return .completed(source: response.source.rawValue, bytes: response.byteCount)
             case .completed(.failure(let error)):

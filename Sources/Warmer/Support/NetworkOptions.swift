@@ -2,8 +2,10 @@ import ArgumentParser
 import Foundation
 import PipelineEngine
 
-/// Where downloads may connect: the SSRF guard's settings, shared by
-/// `worker` and `warm`. By default only public addresses are reached.
+/// How downloads behave on the network, shared by `worker` and `warm`:
+/// where they may connect (the SSRF guard; by default only public
+/// addresses), how fast they start, how often they are retried, and what
+/// they send.
 struct NetworkOptions: ParsableArguments {
     @Option(name: .customLong("allow-host"), help: ArgumentHelp(
         "A host (as written in URLs) downloads may reach wherever it resolves, e.g. a private origin; repeatable (env WARMER_ALLOW_HOSTS, comma-separated).",
@@ -18,10 +20,40 @@ struct NetworkOptions: ParsableArguments {
     @Flag(help: "Allow every private, loopback and link-local address (env WARMER_ALLOW_PRIVATE_NETWORKS=1).")
     var allowPrivateNetworks = false
 
+    @Option(help: ArgumentHelp("Download attempts per job, the first included; transient failures (connection errors, timeouts, 408, 429, 5xx) are retried with backoff and jitter, honouring Retry-After.", valueName: "n"))
+    var maxAttempts: Int = 4
+
+    @Option(help: ArgumentHelp("Downloads started per second in total (token bucket, burst of one second's worth); default: unlimited.", valueName: "per-second"))
+    var rateLimit: Double?
+
+    @Option(help: ArgumentHelp("Downloads started per second to one host; default: unlimited. A host answering 429 or 503 is slowed down either way.", valueName: "per-second"))
+    var hostRateLimit: Double?
+
+    @Option(help: ArgumentHelp("Concurrent connections to one host; default: 16, or the worker's --concurrency when higher.", valueName: "n"))
+    var connectionsPerHost: Int?
+
+    @Option(name: .customLong("header"), help: ArgumentHelp("An extra request header, 'Name: value'; repeatable.", valueName: "header"))
+    var headers: [String] = []
+
     func validate() throws {
         for network in networks() where IPNetwork(network) == nil {
             throw ValidationError("Not a network in CIDR notation: '\(network)'")
         }
+        guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
+        for rate in [rateLimit, hostRateLimit].compactMap({ $0 }) where !(rate > 0) {
+            throw ValidationError("A rate limit must be more than 0 per second")
+        }
+        if let connectionsPerHost, connectionsPerHost < 1 { throw ValidationError("--connections-per-host must be at least 1") }
+        for header in headers where Self.header(header) == nil {
+            throw ValidationError("Not a header ('Name: value'): '\(header)'")
+        }
+    }
+
+    /// Applies the retry and rate-limit settings to a pipeline configuration.
+    func apply(to configuration: inout ImagePipeline.Configuration) {
+        configuration.retryPolicy.maximumAttempts = maxAttempts
+        configuration.rateLimit.global = rateLimit.map { RateLimit(requestsPerSecond: $0, burst: max(1, Int($0))) }
+        configuration.rateLimit.perHost = hostRateLimit.map { RateLimit(requestsPerSecond: $0, burst: max(1, Int($0))) }
     }
 
     /// The policy the flags and the environment describe.
@@ -34,11 +66,25 @@ struct NetworkOptions: ParsableArguments {
         return policy
     }
 
-    /// The default loader configuration with this address policy.
-    var loaderConfiguration: DataLoader.Configuration {
+    /// The loader configuration the flags describe.
+    ///
+    /// - Parameter defaultConnectionsPerHost: used when `--connections-per-host` is not given.
+    func loaderConfiguration(defaultConnectionsPerHost: Int = 16) -> DataLoader.Configuration {
         var configuration = DataLoader.Configuration()
         configuration.addressPolicy = addressPolicy
+        configuration.maximumConnectionsPerHost = connectionsPerHost ?? defaultConnectionsPerHost
+        for header in headers {
+            if let (name, value) = Self.header(header) { configuration.additionalHeaders[name] = value }
+        }
         return configuration
+    }
+
+    /// `Name: value` split in two; `nil` without a colon or a name.
+    private static func header(_ text: String) -> (String, String)? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let name = text[..<colon].trimmingCharacters(in: .whitespaces)
+        guard !name.isEmpty, !name.contains(" ") else { return nil }
+        return (name, text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
     }
 
     private func networks() -> [String] {

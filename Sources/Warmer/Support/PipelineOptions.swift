@@ -9,6 +9,11 @@ struct PipelineOptions: ParsableArguments {
         valueName: "policy"))
     var dataCachePolicy: DataCachePolicy = .automatic
 
+    @Option(help: ArgumentHelp(
+        "aggressive: keep every response for ever, ignoring HTTP caching headers (immutable URLs). http: follow Cache-Control, Expires, ETag and Last-Modified as a shared HTTP cache: fresh entries are served without a request, stale ones revalidated (304).",
+        valueName: "mode"))
+    var cacheMode: DataCacheMode = .aggressive
+
     @Option(help: ArgumentHelp("Memory cache of decoded images, in MiB (0 disables it). A warmer's results live on disk; this only lets jobs share processed images.", valueName: "mib"))
     var memoryCacheSize: Int = 16
 
@@ -28,6 +33,7 @@ struct PipelineOptions: ParsableArguments {
     func configuration(dataLoader: DataLoader, dataCache: DataCache) -> ImagePipeline.Configuration {
         var configuration = ImagePipeline.Configuration(dataLoader: dataLoader, dataCache: dataCache)
         configuration.dataCachePolicy = dataCachePolicy
+        configuration.dataCacheMode = cacheMode
         if memoryCacheSize > 0 {
             var limits = MemoryCacheLimits.serverDefault
             limits.costLimit = memoryCacheSize << 20
@@ -44,3 +50,4 @@ struct PipelineOptions: ParsableArguments {
 }
 
 extension DataCachePolicy: ExpressibleByArgument {}
+extension DataCacheMode: ExpressibleByArgument {}
