@@ -177,7 +177,7 @@ public final class ImagePipeline: Sendable {
 
     private func subscribeToData(_ task: ImageTask, wantsBytes: Bool) {
         let request = task.request
-        let subscription = subscribeData(request, origins: { [request] }, priority: task.priority) { [self] event in
+        let subscription = subscribeData(request, needsBytes: wantsBytes, origins: { [request] }, priority: task.priority) { [self] event in
             guard case .value(let loaded) = event else { return task.report(event) }
             guard wantsBytes else {
                 task.finish(with: .success(ImageResponse(

@@ -10,26 +10,33 @@ import Foundation
 /// their own threads. In HTTP cache mode a stale entry is revalidated first.
 extension ImagePipeline {
     func subscribeData(
-        _ request: ImageRequest, origins: @escaping PipelineTask<LoadedData>.Origins, priority: ImagePriority,
-        _ handler: @escaping PipelineTask<LoadedData>.Handler
+        _ request: ImageRequest, needsBytes: Bool = true, origins: @escaping PipelineTask<LoadedData>.Origins,
+        priority: ImagePriority, _ handler: @escaping PipelineTask<LoadedData>.Handler
     ) -> PipelineTask<LoadedData>.Subscription {
-        dataTasks.subscribe(DataLoadKey(request), priority: priority, origins: origins, starter: { [self] task in
-            startDataTask(task, request: request)
+        dataTasks.subscribe(DataLoadKey(request, needsBytes: needsBytes), priority: priority, origins: origins, starter: { [self] task in
+            startDataTask(task, request: request, needsBytes: needsBytes)
         }, handler)
     }
 
-    private func startDataTask(_ task: PipelineTask<LoadedData>, request: ImageRequest) {
-        let entry = request.readsDiskCache ? diskEntry(for: request.dataCacheKey) : .missing
+    private func startDataTask(_ task: PipelineTask<LoadedData>, request: ImageRequest, needsBytes: Bool) {
+        let key = request.dataCacheKey
+        let entry = request.readsDiskCache ? diskEntry(for: key) : .missing
+        // HTTP mode may hold a source's metadata without its data: what
+        // needs the data (bytes to decode, or a file the policy keeps)
+        // downloads it rather than revalidate what it cannot use.
+        let wantsData = needsBytes || task.requests.contains(where: configuration.dataCachePolicy.storesOriginalData(for:))
+        let hasData = { self.configuration.dataCache?.containsData(for: key) == true }
         switch entry {
+        case .fresh(_, nil) where wantsData && !request.options.contains(.returnCacheDataDontLoad):
+            download(task, request: request, revalidating: nil)
         case .fresh(let metadata, let cacheURL):
             task.send(.success(LoadedData(body: nil, cacheURL: cacheURL, source: .disk, metadata: metadata)))
         case .stale where request.options.contains(.returnCacheDataDontLoad):
             // "Use the cache, whatever its age" (as URLCache's option of that name).
-            let key = request.dataCacheKey
-            let cacheURL = configuration.dataCache.flatMap { $0.containsData(for: key) ? $0.url(for: key) : nil }
+            let cacheURL = hasData() ? configuration.dataCache?.url(for: key) : nil
             task.send(cacheURL.map { .success(LoadedData(body: nil, cacheURL: $0, source: .disk)) } ?? .failure(.dataMissingInCache))
         case .stale(let metadata):
-            download(task, request: request, revalidating: metadata)
+            download(task, request: request, revalidating: wantsData && !hasData() ? nil : metadata)
         case .missing:
             download(task, request: request, revalidating: nil)
         }

@@ -58,11 +58,17 @@ struct DataLoadKey: Hashable, Sendable {
     /// False for a download that must not use the cache (the fallback when
     /// the cache held metadata but not the bytes a decode needs).
     let readsCache: Bool
+    /// Whether the subscribers need the bytes (a decode, `loadData`), or
+    /// only to know the source is current (a variant's revalidation). When
+    /// the cache holds only the source's metadata, the first kind downloads
+    /// the body at once rather than revalidate what it cannot use.
+    let needsBytes: Bool
 
-    init(_ request: ImageRequest) {
+    init(_ request: ImageRequest, needsBytes: Bool) {
         url = request.dataCacheKey
         cacheOnly = request.options.contains(.returnCacheDataDontLoad)
         readsCache = request.readsDiskCache
+        self.needsBytes = needsBytes
     }
 }
 

@@ -33,7 +33,7 @@ extension ImagePipeline {
         completion: @escaping @Sendable (VariantCheck) -> Void
     ) -> PipelineTask<LoadedData>.Subscription {
         let variantKey = request.processedDataCacheKey
-        return subscribeData(request, origins: origins, priority: priority) { [configuration] event in
+        return subscribeData(request, needsBytes: false, origins: origins, priority: priority) { [configuration] event in
             switch event {
             case .progress, .retrying:
                 onProgress(event)
