@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import PipelineEngine
+
+/// The rate limiter seen from the origin: when requests arrive (the fault
+/// origin logs each request's arrival time). Only lower bounds on time are
+/// asserted: a loaded machine can be slower, never faster, than the limit.
+@Suite("Rate limiter against the origin")
+struct RateLimiterOriginTests {
+    /// The names of `count` corpus files of the origin (img-0001.jpg…).
+    func corpusNames(_ count: Int) throws -> [String] {
+        let names = try FileManager.default.contentsOfDirectory(atPath: TestEnvironment.originRoot().path)
+            .filter { $0.hasPrefix("img-") }.sorted()
+        try #require(names.count >= count)
+        return Array(names.prefix(count))
+    }
+
+    func pipeline(_ rateLimit: RateLimiterConfiguration) -> ImagePipeline {
+        var configuration = ImagePipeline.Configuration.faultOrigin(dataCache: nil)
+        configuration.rateLimit = rateLimit
+        return ImagePipeline(configuration: configuration)
+    }
+
+    @Test func capsRequestsPerSecondPerHost() async throws {
+        // Given: 5 requests a second per host, no burst.
+        let pipeline = self.pipeline(RateLimiterConfiguration(perHost: RateLimit(requestsPerSecond: 5, burst: 1)))
+        let id = TestEnvironment.uniqueName("per-host")
+        let urls = try corpusNames(11).map { try FaultOrigin.url(file: $0, ["id": id]) }
+        // When: 11 distinct files are prefetched at once.
+        let enqueued = Date().timeIntervalSince1970
+        let tasks = urls.map { pipeline.prefetchData(for: ImageRequest(url: $0)) }
+        for task in tasks { _ = try await task.response }
+        // Then: the first token is there at once, each of the 10 others 0.2 s
+        // after the one before: the 11th request cannot arrive before 2 s
+        // after the prefetches started (a lower bound: a slow machine only adds).
+        let logged = try await FaultLog.requests(id: id, atLeast: 11)
+        #expect(logged.count == 11)
+        let arrivals = logged.map(\.ts).sorted()
+        let last = try #require(arrivals.last)
+        #expect(last - enqueued >= 1.95, "the 11th request arrived \(last - enqueued) s after the start")
+        // ... so the arrivals span about 2 s (less any delay of the first request).
+        #expect(last - arrivals[0] >= 1.6, "11 requests arrived within \(last - arrivals[0]) s")
+    }
+
+    @Test func hostsAreLimitedSeparately() async throws {
+        // Given: one request every 2 s per host; the fault origin reached by
+        // two names (127.0.0.1 and localhost) is two hosts.
+        var loaderConfiguration = DataLoader.Configuration.testOrigin
+        loaderConfiguration.addressPolicy.allowedHosts.insert("localhost")
+        var configuration = ImagePipeline.Configuration.faultOrigin(dataCache: nil, loader: DataLoader(configuration: loaderConfiguration))
+        configuration.rateLimit = RateLimiterConfiguration(perHost: RateLimit(requestsPerSecond: 0.5, burst: 1))
+        let pipeline = ImagePipeline(configuration: configuration)
+        let id = TestEnvironment.uniqueName("two-hosts")
+        let port = try #require(TestEnvironment.faultOriginURL().port)
+        let names = try corpusNames(3)
+        let firstByAddress = try FaultOrigin.url(file: names[0], ["id": id])
+        let secondByAddress = try FaultOrigin.url(file: names[1], ["id": id])
+        let byName = try #require(URL(string: "http://localhost:\(port)/files/\(names[2])?id=\(id)"))
+        // When: two requests for the first host, then one for the second.
+        let tasks = [firstByAddress, secondByAddress, byName].map { pipeline.prefetchData(for: ImageRequest(url: $0)) }
+        for task in tasks { _ = try await task.response }
+        // Then: the second host did not wait behind the first host's bucket.
+        let logged = try await FaultLog.requests(id: id, atLeast: 3)
+        let order = logged.sorted { $0.ts < $1.ts }.map(\.path)
+        let secondByAddressPosition = try #require(order.firstIndex(of: "/files/" + names[1]))
+        let byNamePosition = try #require(order.firstIndex(of: "/files/" + names[2]))
+        #expect(byNamePosition < secondByAddressPosition, "arrival order: \(order)")
+    }
+
+    @Test func servesHighPriorityFirst() async throws {
+        // Given: 2 requests a second per host, no burst.
+        let pipeline = self.pipeline(RateLimiterConfiguration(perHost: RateLimit(requestsPerSecond: 2, burst: 1)))
+        let id = TestEnvironment.uniqueName("priority")
+        let names = try corpusNames(7)
+        let lowURLs = try names.prefix(6).map { try FaultOrigin.url(file: $0, ["id": id]) }
+        let urgentURL = try FaultOrigin.url(file: names[6], ["id": id])
+        // When: six low-priority requests, then one very high.
+        let low = lowURLs.map { pipeline.prefetchData(for: ImageRequest(url: $0, priority: .low)) }
+        let urgent = pipeline.prefetchData(for: ImageRequest(url: urgentURL, priority: .veryHigh))
+        for task in low + [urgent] { _ = try await task.response }
+        // Then: the urgent request reached the origin before at least four of the low ones.
+        let logged = try await FaultLog.requests(id: id, atLeast: 7)
+        #expect(logged.count == 7)
+        let order = logged.sorted { $0.ts < $1.ts }.map(\.path)
+        let urgentPosition = try #require(order.firstIndex(of: "/files/" + names[6]))
+        #expect(order.count - 1 - urgentPosition >= 4, "arrival order: \(order)")
+    }
+
+    @Test func serviceUnavailableSlowsTheHostDown() async throws {
+        // Given: no configured limit; the host answers one 503 (no Retry-After).
+        let pipeline = self.pipeline(RateLimiterConfiguration())
+        let id = TestEnvironment.uniqueName("slowdown")
+        let failing = try FaultOrigin.url(file: "img-0001.jpg", ["id": id, "fail": "503"])
+        // When
+        _ = try await pipeline.prefetchData(for: ImageRequest(url: failing)).response
+        // Then: the host is slowed down (halved to 5 req/s, then one success's
+        // recovery step of 1 req/s), below the 10 req/s it recovers to.
+        #expect(pipeline.rateLimiter.isSlowedDown(host: "127.0.0.1"))
+        #expect((pipeline.rateLimiter.rate(ofHost: "127.0.0.1") ?? .infinity) < RateLimiterConfiguration.defaultHostRate)
+        let logged = try await FaultLog.requests(id: id, atLeast: 2)
+        #expect(logged.map(\.status) == [503, 200])
+        // ... the retry waited for a token of the halved rate (5 req/s: 0.2 s), not just the 20 ms backoff.
+        #expect(logged[1].ts - logged[0].end >= 0.15, "retried after \(logged[1].ts - logged[0].end) s")
+    }
+}
