@@ -172,12 +172,9 @@ struct LoaderLimitsTests {
         #expect(try await FaultLog.requests(id: id, atLeast: 1).map(\.status) == [302])
     }
 
-    /// Disabled: any IPv6 address crashes the process (debug builds) in
-    /// `IPAddress.init(socketAddress:)`, Sources/PipelineEngine/Curl/CurlEasyHandle.swift:116,
-    /// which loads a 28-byte `sockaddr_in6` from the 16-byte `curl_sockaddr.addr`
-    /// field. Remove the trait once that is fixed.
-    @Test(.disabled("crashes the test process: IPv6 socket address read out of bounds, CurlEasyHandle.swift:116"),
-          arguments: [
+    /// IPv6 addresses are read from libcurl's socket address in full (a
+    /// `sockaddr_in6` is longer than the `curl_sockaddr.addr` field it starts in).
+    @Test(arguments: [
               ("http://[::1]:9/", "0:0:0:0:0:0:0:1"),
               ("http://[::ffff:169.254.169.254]/latest/meta-data/", "0:0:0:0:0:ffff:a9fe:a9fe"),
               ("http://[fd00::1]/", "fd00:0:0:0:0:0:0:1"),

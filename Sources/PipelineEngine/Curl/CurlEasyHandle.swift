@@ -105,21 +105,25 @@ private let curlOpenSocketCallback: warmer_curl_opensocket_callback = { context,
 
 extension IPAddress {
     /// The address of a socket address libcurl is about to connect to.
+    ///
+    /// `curl_sockaddr.addr` is declared as a 16-byte `struct sockaddr`, but
+    /// libcurl stores the whole `sockaddr_in6` (28 bytes) from there on, in
+    /// storage it sized for it; `addrlen` says how many bytes are valid. So
+    /// the address is read from the field's offset, bounded by `addrlen` —
+    /// never through the 16-byte field itself.
     init?(socketAddress address: UnsafeMutablePointer<curl_sockaddr>) {
-        let family = address.pointee.family
-        let bytes: [UInt8]? = withUnsafeBytes(of: &address.pointee.addr) { raw in
-            switch family {
-            case AF_INET:
-                let v4 = raw.load(as: sockaddr_in.self)
-                return withUnsafeBytes(of: v4.sin_addr) { Array($0) }
-            case AF_INET6:
-                let v6 = raw.load(as: sockaddr_in6.self)
-                return withUnsafeBytes(of: v6.sin6_addr) { Array($0) }
-            default:
-                return nil
-            }
+        guard let offset = MemoryLayout<curl_sockaddr>.offset(of: \curl_sockaddr.addr) else { return nil }
+        let start = UnsafeRawPointer(address) + offset
+        let length = Int(address.pointee.addrlen)
+        switch address.pointee.family {
+        case AF_INET where length >= MemoryLayout<sockaddr_in>.size:
+            let v4 = start.loadUnaligned(as: sockaddr_in.self)
+            self.init(bytes: withUnsafeBytes(of: v4.sin_addr) { Array($0) })
+        case AF_INET6 where length >= MemoryLayout<sockaddr_in6>.size:
+            let v6 = start.loadUnaligned(as: sockaddr_in6.self)
+            self.init(bytes: withUnsafeBytes(of: v6.sin6_addr) { Array($0) })
+        default:
+            return nil
         }
-        guard let bytes else { return nil }
-        self.init(bytes: bytes)
     }
 }

@@ -77,7 +77,7 @@ final class CurlTransfer {
     func reportProgress() {
         guard received != reportedBytes else { return }
         reportedBytes = received
-        request.onProgress(received, expectedLength)
+        request.onProgress(statusCode, received, expectedLength)
     }
 
     /// Whether the transfer may connect to `address`, for the URL it is on now

@@ -12,8 +12,10 @@ struct CurlTransferRequest: Sendable {
     let userAgent: String
     /// Which resolved addresses the transfer may connect to.
     let addressPolicy: AddressPolicy
-    /// Called on the curl thread with (bytes received, expected total if known), throttled.
-    let onProgress: @Sendable (Int64, Int64?) -> Void
+    /// Called on the curl thread, throttled, with the response's status code
+    /// (a resumed download counts from its offset only for a 206), the bytes
+    /// received and the expected total if known.
+    let onProgress: @Sendable (_ statusCode: Int, _ received: Int64, _ expected: Int64?) -> Void
     /// Called exactly once on the curl thread.
     let onCompletion: @Sendable (Result<CurlTransferResponse, DataLoaderFailure>) -> Void
     /// Set from any thread to abort the transfer; the loop notices it on its next turn.

@@ -80,17 +80,18 @@ public final class DataLoader: Sendable {
         progress: @escaping @Sendable (Int64, Int64?) -> Void = { _, _ in }
     ) async throws(DataLoaderError) -> Response {
         do {
-            return try await load(from: url, headers: headers, progress: progress).get()
+            return try await load(from: url, headers: headers) { _, completed, total in progress(completed, total) }.get()
         } catch {
             throw error.error
         }
     }
 
     /// Downloads `url` as `data(from:headers:progress:)` does, keeping on
-    /// failure what arrived (headers, partial body).
+    /// failure what arrived (headers, partial body). `progress` also gets
+    /// the response's status code.
     func load(
         from url: URL, headers: [String: String] = [:],
-        progress: @escaping @Sendable (Int64, Int64?) -> Void = { _, _ in }
+        progress: @escaping @Sendable (_ statusCode: Int, _ completed: Int64, _ total: Int64?) -> Void = { _, _, _ in }
     ) async -> Result<Response, DataLoaderFailure> {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             return .failure(DataLoaderFailure(url.scheme == nil ? .invalidURL(url.absoluteString) : .unsupportedScheme))
@@ -121,7 +122,7 @@ public final class DataLoader: Sendable {
     /// The transfer for `url`, waiting for its completion handler.
     private func makeRequest(
         url: URL, headers: [String: String], cancellation: CurlCancellation,
-        progress: @escaping @Sendable (Int64, Int64?) -> Void
+        progress: @escaping @Sendable (Int, Int64, Int64?) -> Void
     ) -> (_ completion: @escaping @Sendable (Result<CurlTransferResponse, DataLoaderFailure>) -> Void) -> CurlTransferRequest {
         let configuration = configuration
         let allHeaders = configuration.additionalHeaders.merging(headers) { _, perRequest in perRequest }

@@ -134,7 +134,7 @@ public final class ImagePipeline: Sendable {
             ) { [self] outcome in
                 switch outcome {
                 case .current(let source, let attempts): finishFromDisk(source, attempts)
-                case .changed: subscribeToImage(task)
+                case .changed(let source): subscribeToImage(task, source: source)
                 case .failed(let error): task.finish(with: .failure(error))
                 }
             }
@@ -214,7 +214,8 @@ public final class ImagePipeline: Sendable {
         }
     }
 
-    private func subscribeToImage(_ task: ImageTask) {
+    /// - Parameter source: the original data, when a variant check just loaded it.
+    private func subscribeToImage(_ task: ImageTask, source: LoadedData? = nil) {
         let request = task.request
         let handler: PipelineTask<LoadedImage>.Handler = { [configuration] event in
             guard case .value(let loaded) = event else { return task.report(event) }
@@ -228,8 +229,8 @@ public final class ImagePipeline: Sendable {
                 downloadAttempts: loaded.downloadAttempts)))
         }
         let subscription = configuration.dataCachePolicy.storesEncodedImage(for: request)
-            ? subscribeEncoded(request, priority: task.priority, handler)
-            : subscribeImage(request, origins: { [request] }, priority: task.priority, handler)
+            ? subscribeEncoded(request, priority: task.priority, source: source, handler)
+            : subscribeImage(request, origins: { [request] }, priority: task.priority, source: source, handler)
         task.attach(subscription.erased)
     }
 }

@@ -59,8 +59,13 @@ struct DataDownload {
             let requestTime = Date()
             pipeline.counters.countDownload()
             let offset = Int64(partial?.data.count ?? 0), total = partial?.totalLength
-            let outcome = await configuration.dataLoader.load(from: request.url, headers: requestHeaders) { completed, expected in
-                task.send(progress: offset + completed, total: total ?? expected.map { offset + $0 })
+            let outcome = await configuration.dataLoader.load(from: request.url, headers: requestHeaders) { status, completed, expected in
+                // Only a 206 continues the bytes held; a 200 starts from zero.
+                if status == 206 {
+                    task.send(progress: offset + completed, total: total ?? expected.map { offset + $0 })
+                } else {
+                    task.send(progress: completed, total: expected)
+                }
             }
             finish()
 
@@ -106,6 +111,12 @@ extension DataDownload {
             return revalidated(by: response, requestTime: requestTime, responseTime: responseTime, attempts: attempts)
         case 206:
             guard let body = partial?.completed(by: response) else { return .startOver(status: 206) }
+            // Each response kept under the limit; together they must too.
+            let limit = configuration.dataLoader.configuration.maximumBodySize
+            guard Int64(body.count) <= limit else {
+                discardPartial()
+                return .done(.failure(.dataLoadingFailed(.bodyTooLarge(limit: limit))))
+            }
             // Describe the whole body, as if it had come in one 200.
             var headers = response.headers
             headers["content-length"] = String(body.count)
@@ -185,7 +196,9 @@ extension DataDownload {
 
         let retryAfter = RetryPolicy.retryAfter(response?.headers["retry-after"])
         if case .httpStatus(let status) = failure.error, status == 429 || status == 503 {
-            pipeline.rateLimiter.slowDown(host: host, retryAfter: retryAfter)
+            // One URL's far-off Retry-After must not hold its whole host for
+            // long: the hold is capped as the in-process wait is.
+            pipeline.rateLimiter.slowDown(host: host, retryAfter: retryAfter.map { min($0, configuration.retryPolicy.maximumRetryAfter) })
         }
         guard let delay = configuration.retryPolicy.delay(
             afterAttempt: attempt, error: failure.error, retryAfter: retryAfter, random: .random(in: 0..<1)

@@ -5,17 +5,19 @@ import Foundation
 /// the `dataCachePolicy` stores encoded images for the request; one encode
 /// however many requests need it.
 extension ImagePipeline {
+    /// - Parameter source: the original data, when the caller has it already (see `subscribeImage`).
     func subscribeEncoded(
-        _ request: ImageRequest, priority: ImagePriority,
+        _ request: ImageRequest, priority: ImagePriority, source: LoadedData? = nil,
         _ handler: @escaping PipelineTask<LoadedImage>.Handler
     ) -> PipelineTask<LoadedImage>.Subscription {
         encodeTasks.subscribe(ImageLoadKey(request), priority: priority, origins: { [request] }, starter: { [self] task in
-            startEncodeTask(task, request: request)
+            startEncodeTask(task, request: request, source: source)
         }, handler)
     }
 
-    private func startEncodeTask(_ task: PipelineTask<LoadedImage>, request: ImageRequest) {
-        let dependency = subscribeImage(request, origins: { task.requests }, priority: task.priority) { [self] event in
+    private func startEncodeTask(_ task: PipelineTask<LoadedImage>, request: ImageRequest, source: LoadedData?) {
+        let dependency = subscribeImage(request, origins: { task.requests }, priority: task.priority,
+                                        source: source) { [self] event in
             task.relay(event) { loaded in
                 // Read from disk already encoded: nothing to encode or store.
                 // (An image from memory is encoded: a lower level in memory,

@@ -9,12 +9,19 @@ import Foundation
 /// `request` is the level's own; `origins` are what callers asked for,
 /// which the data level needs to apply the `DataCachePolicy`.
 extension ImagePipeline {
+    /// - Parameter source: the original data, when the caller has it already
+    ///   (it just found the source changed): the chain decodes it rather than
+    ///   look on disk or download. A task already running for the level keeps its own.
     func subscribeImage(
         _ request: ImageRequest, origins: @escaping PipelineTask<LoadedImage>.Origins, priority: ImagePriority,
-        _ handler: @escaping PipelineTask<LoadedImage>.Handler
+        source: LoadedData? = nil, _ handler: @escaping PipelineTask<LoadedImage>.Handler
     ) -> PipelineTask<LoadedImage>.Subscription {
         imageTasks.subscribe(ImageLoadKey(request), priority: priority, origins: origins, starter: { [self] task in
-            startImageTask(task, request: request)
+            if let source {
+                loadFromUpstream(task, request: request, source: source)
+            } else {
+                startImageTask(task, request: request)
+            }
         }, handler)
     }
 
@@ -38,7 +45,7 @@ extension ImagePipeline {
             ) { [self] outcome in
                 switch outcome {
                 case .current(let source, _): decodeEncodedCopy(task, request: request, source: source, metadata: metadata)
-                case .changed: loadFromUpstream(task, request: request)
+                case .changed(let source): loadFromUpstream(task, request: request, source: source)
                 case .failed(let error): task.send(.failure(error))
                 }
             }
@@ -70,47 +77,52 @@ extension ImagePipeline {
         task.setOperation(item)
     }
 
-    private func loadFromUpstream(_ task: PipelineTask<LoadedImage>, request: ImageRequest) {
+    private func loadFromUpstream(_ task: PipelineTask<LoadedImage>, request: ImageRequest, source: LoadedData? = nil) {
         if request.processors.isEmpty {
-            decodeOriginal(task, request: request)
+            decodeOriginal(task, request: request, source: source)
         } else {
-            processUpstream(task, request: request)
+            processUpstream(task, request: request, source: source)
         }
     }
 
-    /// Decodes the original data. When the cache held only its metadata (or
-    /// the file vanished), downloads the data again, skipping the cache.
-    private func decodeOriginal(_ task: PipelineTask<LoadedImage>, request: ImageRequest) {
-        let limits = configuration.imageLimits
+    /// Decodes the original data: `source` when given, else the data level's.
+    /// When the cache held only its metadata (or the file vanished), downloads
+    /// the data again, skipping the cache.
+    private func decodeOriginal(_ task: PipelineTask<LoadedImage>, request: ImageRequest, source: LoadedData? = nil) {
+        if let source { return decode(source, for: task, request: request) }
         let dependency = subscribeData(request, origins: { task.requests }, priority: task.priority) { [self] event in
-            task.relay(event) { loaded in
-                let item = queues.decoding.enqueueBlocking(priority: task.priority) { [self] in
-                    guard !task.isEnded else { return }
-                    guard let data = loaded.bytes() else {
-                        var uncached = request
-                        uncached.options.insert(.disableDiskCacheReads)
-                        return decodeOriginal(task, request: uncached)
-                    }
-                    counters.countDecode()
-                    let result = Result { () throws(ImageProcessingError) in
-                        try ImageCodec.decode(data, thumbnail: request.thumbnail, limits: limits)
-                    }
-                    task.send(result
-                        .map { LoadedImage(image: $0, source: loaded.source, sourceFormat: ImageFormat(sniffing: data),
-                                           encoded: nil, cacheURL: nil, sourceMetadata: loaded.metadata,
-                                           downloadAttempts: loaded.downloadAttempts) }
-                        .mapError { .imageProcessingFailed($0) })
-                }
-                task.setOperation(item)
-            }
+            task.relay(event) { loaded in decode(loaded, for: task, request: request) }
         }
         task.setDependency(dependency.erased)
     }
 
-    private func processUpstream(_ task: PipelineTask<LoadedImage>, request: ImageRequest) {
+    /// Decodes `loaded` (to a thumbnail when asked) on the decoding queue.
+    private func decode(_ loaded: LoadedData, for task: PipelineTask<LoadedImage>, request: ImageRequest) {
+        let limits = configuration.imageLimits
+        let item = queues.decoding.enqueueBlocking(priority: task.priority) { [self] in
+            guard !task.isEnded else { return }
+            guard let data = loaded.bytes() else {
+                var uncached = request
+                uncached.options.insert(.disableDiskCacheReads)
+                return decodeOriginal(task, request: uncached)
+            }
+            counters.countDecode()
+            let result = Result { () throws(ImageProcessingError) in
+                try ImageCodec.decode(data, thumbnail: request.thumbnail, limits: limits)
+            }
+            task.send(result
+                .map { LoadedImage(image: $0, source: loaded.source, sourceFormat: ImageFormat(sniffing: data),
+                                   encoded: nil, cacheURL: nil, sourceMetadata: loaded.metadata,
+                                   downloadAttempts: loaded.downloadAttempts) }
+                .mapError { .imageProcessingFailed($0) })
+        }
+        task.setOperation(item)
+    }
+
+    private func processUpstream(_ task: PipelineTask<LoadedImage>, request: ImageRequest, source: LoadedData?) {
         let processor = request.processors[request.processors.count - 1]
         let dependency = subscribeImage(request.droppingLastProcessor, origins: { task.requests },
-                                        priority: task.priority) { [self] event in
+                                        priority: task.priority, source: source) { [self] event in
             task.relay(event) { input in
                 let item = queues.processing.enqueueBlocking(priority: task.priority) { [self] in
                     guard !task.isEnded else { return }

@@ -15,8 +15,9 @@ extension ImagePipeline {
         /// The variant is current: its metadata was refreshed. `source`
         /// says how the source was confirmed (`disk` when it was fresh).
         case current(source: ImageResponse.Source, downloadAttempts: Int)
-        /// The source changed: the variant must be made again.
-        case changed
+        /// The source changed: the variant must be made again, from the
+        /// source data the check loaded (passed on so it is not downloaded twice).
+        case changed(LoadedData)
         /// The source could not be checked.
         case failed(ImagePipelineError)
     }
@@ -42,7 +43,7 @@ extension ImagePipeline {
             case .value(let loaded):
                 guard let current = loaded.metadata, let validator = current.variantValidator,
                       validator == metadata.variantValidator else {
-                    completion(.changed)
+                    completion(.changed(loaded))
                     return
                 }
                 if request.writesDiskCache { configuration.dataCache?.storeMetadata(current.encoded(), for: variantKey) }
