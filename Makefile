@@ -3,10 +3,11 @@
 #   make test      build and run the tests against local Redis + nginx (ARGS="--filter X")
 #   make bench     warmer vs curl --parallel download throughput (BENCH_COUNT=300)
 #   make bench-processed   320-px JPEG thumbnails: warmer vs vipsthumbnail, one process per core
+#   make bench-http-cache  --cache-mode http: re-warming a warm corpus (fresh, 304s) vs the first warming
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test bench bench-processed build release clean
+.PHONY: demo test bench bench-processed bench-http-cache build release clean
 
 demo:
 	scripts/demo.sh
@@ -19,6 +20,9 @@ bench:
 
 bench-processed:
 	bench/processed.sh
+
+bench-http-cache:
+	bench/http-cache.sh
 
 build:
 	swift build

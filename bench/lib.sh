@@ -1,6 +1,8 @@
-# Shared by the benchmarks in bench/: setup, a timed warmer batch, and
-# interleaved reference/warmer pairs with a report. Source it; it expects the
-# repository root as the working directory.
+# shellcheck shell=bash
+# Shared by the benchmarks in bench/: setup, a timed warmer batch (with a
+# fresh worker, or several through one long-lived worker), and interleaved
+# reference/warmer pairs with a report. Source it; it expects the repository
+# root as the working directory.
 #
 # Settings (environment): BENCH_COUNT (images, default 300), BENCH_TIMEOUT
 # (seconds a warmer batch may take, default 600).
@@ -60,39 +62,96 @@ warmer_batch() {
   while (($#)) && [[ $1 != -- ]]; do worker_args+=("$1"); shift; done
   (($#)) && shift
   enqueue_args=("$@")
-  local queue="bench-$$-$n" pid start end batch watch_status=0 rss
-  mkdir -p "$cache"
+  warmer_start "$n" "$cache" "${worker_args[@]}"
+  warmer_timed_batch "$URLS" "${enqueue_args[@]}"
+  warmer_stop
+}
 
-  "$warmer" worker --queue "$queue" --concurrency "$PARALLEL" --cache-dir "$cache" "${worker_args[@]}" \
-    >"$WORK/worker-$n.log" 2>&1 &
-  pid=$!
-  track_process "$pid" "warmer worker"
+# The three steps of warmer_batch, for benchmarks that run several batches
+# through one long-lived worker and one cache (bench/http-cache.sh):
+#
+#   warmer_start NAME CACHE [WORKER_ARGS...]
+#   warmer_timed_batch URLS [ENQUEUE_ARGS...]    (as many times as needed)
+#   warmer_stop
+#
+# One worker at a time. Like warmer_batch, they set variables: call them
+# directly, not inside "$( )".
+
+# warmer_start NAME CACHE [WORKER_ARGS...]: start `warmer worker
+# --concurrency $PARALLEL --cache-dir CACHE WORKER_ARGS...` on the queue
+# bench-PID-NAME, logging to $WORK/worker-NAME.log. CACHE is created if
+# missing and used as it is. Returns once the worker has had a second to
+# connect to Redis; a worker that exited by then fails the bench. Sets
+# worker_pid, worker_queue and worker_name.
+warmer_start() {
+  local name=$1 cache=$2
+  shift 2
+  worker_name=$name
+  worker_queue="bench-$$-$name"
+  mkdir -p "$cache"
+  "$warmer" worker --queue "$worker_queue" --concurrency "$PARALLEL" --cache-dir "$cache" "$@" \
+    >"$WORK/worker-$name.log" 2>&1 &
+  worker_pid=$!
+  track_process "$worker_pid" "warmer worker"
   sleep 1 # let it connect to Redis and start claiming
-  if ! kill -0 "$pid" 2>/dev/null; then
-    log "warmer run $n: the worker exited at startup; see $WORK/worker-$n.log"
-    tail -n 20 "$WORK/worker-$n.log" >&2
+  if ! kill -0 "$worker_pid" 2>/dev/null; then
+    log "warmer run $name: the worker exited at startup; see $WORK/worker-$name.log"
+    tail -n 20 "$WORK/worker-$name.log" >&2
     exit 1
   fi
+}
+
+# warmer_timed_batch URLS [ENQUEUE_ARGS...]: enqueue every URL of the file
+# URLS on the worker's queue and wait until `warmer watch` reports the batch
+# finished. Sets:
+#   run_seconds    from just before `warmer enqueue` to the exit of `warmer
+#                  watch` (so it includes both commands' start-up)
+#   batch_seconds  the batch's own span, from its creation to its last job's
+#                  end, as Redis recorded them (`warmer status`: createdAt,
+#                  finishedAt; millisecond resolution, Redis' clock)
+#   batch_id, batch_events (a file: the batch's events, one JSON line each)
+# A batch with failures, or not finished in BENCH_TIMEOUT, fails the bench.
+warmer_timed_batch() {
+  local urls=$1
+  shift
+  local start end watch_status=0 status_json
+  batch_events=$(mktemp "$WORK/events-$worker_name.XXXX")
 
   start=$(now)
-  batch=$("$warmer" enqueue --queue "$queue" "${enqueue_args[@]}" "$URLS")
+  batch_id=$("$warmer" enqueue --queue "$worker_queue" "$@" "$urls")
   timeout "$WATCH_TIMEOUT" \
-    "$warmer" watch --queue "$queue" --batch "$batch" --json >/dev/null || watch_status=$?
+    "$warmer" watch --queue "$worker_queue" --batch "$batch_id" --json >"$batch_events" || watch_status=$?
   end=$(now)
 
-  rss=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)
-  stop_process "$pid"
-
   if ((watch_status == 124)); then
-    log "warmer run $n: batch $batch not finished after ${WATCH_TIMEOUT}s; see $WORK/worker-$n.log"
-    "$warmer" status --queue "$queue" "$batch" >&2 || true
+    log "warmer run $worker_name: batch $batch_id not finished after ${WATCH_TIMEOUT}s; see $WORK/worker-$worker_name.log"
+    "$warmer" status --queue "$worker_queue" "$batch_id" >&2 || true
     exit 1
   elif ((watch_status != 0)); then
-    log "warmer run $n: batch $batch had failures (watch exited $watch_status); see $WORK/worker-$n.log"
-    "$warmer" status --queue "$queue" "$batch" >&2 || true
+    log "warmer run $worker_name: batch $batch_id had failures (watch exited $watch_status); see $WORK/worker-$worker_name.log"
+    "$warmer" status --queue "$worker_queue" "$batch_id" >&2 || true
     exit 1
   fi
   run_seconds=$(elapsed "$start" "$end")
+  # `warmer status` prints pretty JSON, one key per line: "createdAt" : 1763...,
+  status_json=$("$warmer" status --queue "$worker_queue" "$batch_id")
+  # shellcheck disable=SC2034 # read by the caller
+  batch_seconds=$(awk '
+    /"createdAt"/ { gsub(/[^0-9]/, "", $NF); created = $NF }
+    /"finishedAt"/ { gsub(/[^0-9]/, "", $NF); finished = $NF }
+    END { if (created == "" || finished == "") exit 1; printf "%.3f", (finished - created) / 1000 }' <<<"$status_json") || {
+    log "warmer run $worker_name: no createdAt/finishedAt in the status of batch $batch_id:"
+    echo "$status_json" >&2
+    exit 1
+  }
+}
+
+# warmer_stop: read the worker's peak resident memory (VmHWM) into
+# run_rss_kib, then stop it (SIGTERM; it finishes or releases its jobs).
+warmer_stop() {
+  local rss
+  rss=$(awk '/^VmHWM:/ { print $2 }' "/proc/$worker_pid/status" 2>/dev/null || echo 0)
+  stop_process "$worker_pid"
   run_rss_kib=${rss:-0}
 }
 

@@ -43,7 +43,8 @@ vips_run() {
 # --- (b) Warmer: one worker, one processed batch ------------------------------
 # warmer_run N: sets run_seconds and run_rss_kib (see bench/lib.sh).
 warmer_run() {
-  local n=$1 cache="$WORK/cache-$n" url path width
+  local n=$1
+  local cache="$WORK/cache-$n" url path width
   warmer_batch "$n" "$cache" --data-cache-policy "$POLICY" -- \
     --destination processed --thumbnail 320 --format jpeg
   # Every thumbnail must be a JPEG at most 320 px on its longest side.

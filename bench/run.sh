@@ -46,7 +46,8 @@ curl_run() {
 # warmer_run N: the disk destination (download and store, no decoding); sets
 # run_seconds and run_rss_kib (see bench/lib.sh).
 warmer_run() {
-  local n=$1 cache="$WORK/cache-$n" files url
+  local n=$1
+  local cache="$WORK/cache-$n" files url
   warmer_batch "$n" "$cache" -- --destination disk
   # The cache must now hold one file per URL (docs/cache-layout.md: one file
   # per entry; .tmp-* files are writes in progress). Spot-check the first and

@@ -233,6 +233,19 @@ http {
             limit_rate 100k;
         }
 
+        # The same files with caching headers, for HTTP cache mode
+        # (bench/http-cache.sh): /fresh/ stays fresh for a day, /revalidate/
+        # must be revalidated on every use (nginx answers If-None-Match and
+        # If-Modified-Since with a 304; add_header applies to 304s too).
+        location /fresh/ {
+            alias $root/;
+            add_header Cache-Control "max-age=86400";
+        }
+        location /revalidate/ {
+            alias $root/;
+            add_header Cache-Control "no-cache";
+        }
+
         # Redirects into the network Warmer runs in, for the SSRF guard's tests:
         # /redirect/loopback/NAME goes to http://127.0.0.1:PORT/NAME,
         # /redirect/metadata to the cloud metadata address.
@@ -255,6 +268,9 @@ _origin_ready() {
 # 127.0.0.1 port, with its config, logs, pid and temp folders in DIR.
 #   GET /NAME        serves ROOT/NAME (ETag, Last-Modified, Range, keep-alive)
 #   GET /slow/NAME   serves ROOT/NAME at 100 KB/s
+#   GET /fresh/NAME  serves ROOT/NAME with Cache-Control: max-age=86400
+#   GET /revalidate/NAME  serves ROOT/NAME with Cache-Control: no-cache
+#                    (every use revalidates; If-None-Match gets a 304)
 #   GET /_ready      204, not logged (readiness probe)
 # Access log: DIR/access.log, one line per request ("-" for a missing
 # header; a quote inside a header is written as \x22):
