@@ -69,14 +69,17 @@ public final class ImagePipeline: Sendable {
     private func runPrefetchData(_ task: ImageTask) {
         let request = task.request
         let key = request.dataCacheKey
-        if let dataCache = configuration.dataCache, request.readsDiskCache,
-           case .fresh(_, let cacheURL?) = diskEntry(for: key) {
+        guard let dataCache = configuration.dataCache, request.readsDiskCache else {
+            return subscribeToData(task, wantsBytes: false)
+        }
+        let entry = diskEntry(for: key)
+        if case .fresh(_, let cacheURL?) = entry {
             let response = ImageResponse(request: request, source: .disk, byteCount: dataCache.sizeOfData(for: key) ?? 0,
                                          cacheURL: cacheURL, data: nil)
             task.finish(with: .success(response))
             return
         }
-        subscribeToData(task, wantsBytes: false)
+        subscribeToData(task, wantsBytes: false, entry: entry)
     }
 
     // MARK: Images
@@ -175,9 +178,10 @@ public final class ImagePipeline: Sendable {
         return imageCache.image(for: request.imageCacheKey)
     }
 
-    private func subscribeToData(_ task: ImageTask, wantsBytes: Bool) {
+    private func subscribeToData(_ task: ImageTask, wantsBytes: Bool, entry: DiskEntry? = nil) {
         let request = task.request
-        let subscription = subscribeData(request, needsBytes: wantsBytes, origins: { [request] }, priority: task.priority) { [self] event in
+        let subscription = subscribeData(request, needsBytes: wantsBytes, origins: { [request] }, priority: task.priority,
+                                         entry: entry) { [self] event in
             guard case .value(let loaded) = event else { return task.report(event) }
             guard wantsBytes else {
                 task.finish(with: .success(ImageResponse(

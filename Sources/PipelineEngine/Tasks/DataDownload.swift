@@ -241,3 +241,4 @@ extension DataDownload {
         configuration.dataCache?.removePartialData(for: key)
     }
 }
+

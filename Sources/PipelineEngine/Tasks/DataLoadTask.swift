@@ -9,18 +9,20 @@ import Foundation
 /// consumers that need the bytes read them (`LoadedData.bytes()`), on
 /// their own threads. In HTTP cache mode a stale entry is revalidated first.
 extension ImagePipeline {
+    /// - Parameter entry: the cache entry's state, when the caller looked it
+    ///   up already (saves reading its metadata twice).
     func subscribeData(
         _ request: ImageRequest, needsBytes: Bool = true, origins: @escaping PipelineTask<LoadedData>.Origins,
-        priority: ImagePriority, _ handler: @escaping PipelineTask<LoadedData>.Handler
+        priority: ImagePriority, entry: DiskEntry? = nil, _ handler: @escaping PipelineTask<LoadedData>.Handler
     ) -> PipelineTask<LoadedData>.Subscription {
         dataTasks.subscribe(DataLoadKey(request, needsBytes: needsBytes), priority: priority, origins: origins, starter: { [self] task in
-            startDataTask(task, request: request, needsBytes: needsBytes)
+            startDataTask(task, request: request, needsBytes: needsBytes, entry: entry)
         }, handler)
     }
 
-    private func startDataTask(_ task: PipelineTask<LoadedData>, request: ImageRequest, needsBytes: Bool) {
+    private func startDataTask(_ task: PipelineTask<LoadedData>, request: ImageRequest, needsBytes: Bool, entry: DiskEntry?) {
         let key = request.dataCacheKey
-        let entry = request.readsDiskCache ? diskEntry(for: key) : .missing
+        let entry = request.readsDiskCache ? entry ?? diskEntry(for: key) : .missing
         // HTTP mode may hold a source's metadata without its data: what
         // needs the data (bytes to decode, or a file the policy keeps)
         // downloads it rather than revalidate what it cannot use.
