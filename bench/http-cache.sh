@@ -5,6 +5,10 @@
 #   bench/http-cache.sh                    (or: make bench-http-cache)
 #   BENCH_COUNT=1000 bench/http-cache.sh   (default 300 images)
 #   BENCH_PROCESSED=0 bench/http-cache.sh  (skip the processed variant)
+#   BENCH_ORIGIN_RATE=100k bench/http-cache.sh  (a slow origin: nginx sends
+#                                          the first 100 KB of a body at once,
+#                                          then 100 KB/s per connection;
+#                                          default: loopback at full speed)
 #   BENCH_TIMEOUT=600                      (seconds a warmer batch may take)
 #
 # The origin (nginx, scripts/services.sh) serves the corpus under two
@@ -44,6 +48,11 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 source bench/lib.sh
 
 PROCESSED=${BENCH_PROCESSED:-1}
+# The origin's per-connection body rate for /fresh/ and /revalidate/, read by
+# start_origin (scripts/services.sh). On loopback a download costs little more
+# than the 304 that replaces it, so the ratios mostly measure per-job overhead;
+# a WAN-like rate shows what re-warming saves against a real origin.
+export ORIGIN_LIMIT_RATE=${BENCH_ORIGIN_RATE:-}
 FRESH_TARGET=20
 REVALIDATE_TARGET=3
 
@@ -232,6 +241,8 @@ run_ratios() {
   for i in "${!firsts[@]}"; do printf '%s ' "$(ratio "${firsts[i]}" "${agains[i]}")"; done
 }
 
+if [[ -n $ORIGIN_LIMIT_RATE ]]; then origin_speed="nginx limit_rate $ORIGIN_LIMIT_RATE per connection"; else origin_speed="loopback, full speed"; fi
+printf '\norigin bodies for /fresh/ and /revalidate/: %s\n' "$origin_speed"
 printf '\n%-44s %5s %15s %15s %7s %8s\n' "" "files" "wall s" "batch s" "batch" "peak RSS"
 printf '%-44s %5s %7s %7s %7s %7s %7s %8s\n' "" "" "best" "median" "best" "median" "us/job" "MiB"
 for scenario in "${SCENARIOS[@]}"; do

@@ -237,13 +237,17 @@ http {
         # (bench/http-cache.sh): /fresh/ stays fresh for a day, /revalidate/
         # must be revalidated on every use (nginx answers If-None-Match and
         # If-Modified-Since with a 304; add_header applies to 304s too).
+        # With ORIGIN_LIMIT_RATE set (e.g. 2m), their bodies are sent at that
+        # many bytes a second per connection, like an origin across a WAN.
         location /fresh/ {
             alias $root/;
             add_header Cache-Control "max-age=86400";
+            ${ORIGIN_LIMIT_RATE:+limit_rate $ORIGIN_LIMIT_RATE;}
         }
         location /revalidate/ {
             alias $root/;
             add_header Cache-Control "no-cache";
+            ${ORIGIN_LIMIT_RATE:+limit_rate $ORIGIN_LIMIT_RATE;}
         }
 
         # Redirects into the network Warmer runs in, for the SSRF guard's tests:
@@ -271,6 +275,8 @@ _origin_ready() {
 #   GET /fresh/NAME  serves ROOT/NAME with Cache-Control: max-age=86400
 #   GET /revalidate/NAME  serves ROOT/NAME with Cache-Control: no-cache
 #                    (every use revalidates; If-None-Match gets a 304)
+#                    Both send bodies at $ORIGIN_LIMIT_RATE bytes/s per
+#                    connection when it is set (nginx limit_rate, e.g. 2m).
 #   GET /_ready      204, not logged (readiness probe)
 # Access log: DIR/access.log, one line per request ("-" for a missing
 # header; a quote inside a header is written as \x22):
