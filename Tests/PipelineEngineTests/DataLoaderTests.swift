@@ -74,6 +74,9 @@ struct DataLoaderTests {
         // When: the caller is cancelled once the body has started to arrive
         // (not after a fixed delay: on a loaded machine the request may not
         // have reached the origin yet, and then the origin logs nothing).
+        // A loader of its own: the shared one's per-host connection limit
+        // may be taken by other suites' slow downloads running in parallel.
+        let loader = DataLoader(configuration: .testOrigin)
         let received = Mutex<Int64>(0)
         let task = Task { try await loader.data(from: url) { completed, _ in received.withLock { $0 = completed } } }
         let started = await eventually { received.withLock { $0 } > 0 }
