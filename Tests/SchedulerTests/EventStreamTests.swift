@@ -8,7 +8,7 @@ struct EventStreamTests {
     @Test func publishedEventsReachTheQueueAndBatchStreamsInOrder() async throws {
         let queue = try makeQueue()
         let stream = EventStream(queue: queue)
-        let job = Job(id: "7", url: "https://images.example/a.jpg", batchID: "b1", priority: "normal",
+        let job = Job(id: "7", url: "https://images.example/a.jpg", batches: ["b1"], priority: "normal",
                       destination: "disk", attempt: 1, leaseToken: "w/1")
         // When
         try await stream.publish(JobEvent(.started, job: job, worker: "w"))
@@ -26,7 +26,7 @@ struct EventStreamTests {
     @Test func readingFromAPositionReturnsOnlyLaterEvents() async throws {
         let queue = try makeQueue()
         let stream = EventStream(queue: queue)
-        let job = Job(id: "1", url: "u", batchID: "b", priority: "normal", destination: "disk", attempt: 1, leaseToken: "t")
+        let job = Job(id: "1", url: "u", batches: ["b"], priority: "normal", destination: "disk", attempt: 1, leaseToken: "t")
         try await stream.publish(JobEvent(.started, job: job, worker: "w"))
         let reader = try makeClient()
         let first = try await stream.read(after: .beginning, timeout: .milliseconds(100), using: reader)
@@ -43,7 +43,7 @@ struct EventStreamTests {
     @Test func streamsAreTrimmed() async throws {
         let queue = try makeQueue { $0.maximumEvents = 100; $0.maximumBatchEvents = 100 }
         let stream = EventStream(queue: queue)
-        let job = Job(id: "1", url: "u", batchID: "b", priority: "normal", destination: "disk", attempt: 1, leaseToken: "t")
+        let job = Job(id: "1", url: "u", batches: ["b"], priority: "normal", destination: "disk", attempt: 1, leaseToken: "t")
         for _ in 0..<1_000 { try await stream.publish(JobEvent(.progress, job: job, worker: "w", extra: ["bytes": "1"])) }
         let length = try await queue.client.send(["XLEN", queue.keys.events]).integer ?? 0
         #expect(length < 1_000)

@@ -60,14 +60,18 @@ struct JobQueueTests {
         try await queue.finish(jobs[0], outcome: .completed(source: "disk", bytes: 42), worker: worker)
         try await queue.finish(jobs[1], outcome: .failed(code: "timed_out", message: "The download timed out"), worker: worker)
 
-        let events = try await EventStream(queue: queue).read(batch: batch, after: .beginning, timeout: .milliseconds(100), using: makeClient())
+        let stream = try await EventStream(queue: queue).read(batch: batch, after: .beginning, timeout: .milliseconds(100), using: makeClient())
+        // The claim published `started` for both jobs, with the claiming worker.
+        #expect(stream.prefix(2).map(\.kind) == [.started, .started])
+        #expect(stream.prefix(2).allSatisfy { $0.fields["worker"] == worker && $0.fields["attempt"] == "1" })
+        let events = Array(stream.dropFirst(2))
         #expect(events.map(\.kind) == [.completed, .failed, .batchCompleted])
         #expect(events[0].fields["source"] == "disk" && events[0].bytes == 42 && events[0].jobID == jobs[0].id)
         #expect(events[1].fields["error"] == "timed_out" && events[1].fields["message"] == "The download timed out")
         #expect(events[2].fields["completed"] == "1" && events[2].fields["failed"] == "1" && events[2].fields["total"] == "2")
         // The queue-wide stream has them too.
         let all = try await EventStream(queue: queue).read(after: .beginning, timeout: .milliseconds(100), using: makeClient())
-        #expect(all.map(\.kind) == [.completed, .failed, .batchCompleted])
+        #expect(all.map(\.kind) == [.started, .started, .completed, .failed, .batchCompleted])
     }
 
     @Test func aChunkedEnqueueNeverCompletesItsBatchEarly() async throws {
@@ -112,14 +116,14 @@ struct JobQueueTests {
         // When: renewed twice within the lease, past the original deadline.
         for _ in 0..<3 {
             try await Task.sleep(for: .milliseconds(200))
-            #expect(try await queue.renewLeases(of: jobs).isEmpty)
+            #expect(try await queue.renewLeases(of: jobs).lost.isEmpty)
         }
         // Then: nobody else can claim them.
         #expect(try await queue.claim(upTo: 2, worker: "other").isEmpty)
         // And a stale token is reported lost.
-        let stale = Job(id: jobs[0].id, url: jobs[0].url, batchID: jobs[0].batchID, priority: jobs[0].priority,
+        let stale = Job(id: jobs[0].id, url: jobs[0].url, batches: jobs[0].batches, priority: jobs[0].priority,
                         destination: jobs[0].destination, attempt: 1, leaseToken: "someone-else/9")
-        #expect(try await queue.renewLeases(of: [stale]) == [jobs[0].id])
+        #expect(try await queue.renewLeases(of: [stale]).lost == [jobs[0].id])
     }
 
     @Test func releaseRequeuesWithoutCountingAnAttempt() async throws {
@@ -148,8 +152,9 @@ struct JobQueueTests {
 
     @Test func everyKeyOfAQueueSharesOneHashTag() throws {
         let keys = try QueueKeys(queue: "images")
-        let all = [keys.queue, keys.leases, keys.wake, keys.sequence, keys.events, keys.dead, keys.batches,
-                   keys.job("1"), keys.batch("b"), keys.batchEvents("b")]
+        let all = [keys.intake, keys.pendingIntake, keys.queue, keys.delayed, keys.leases, keys.sequence, keys.clock, keys.work,
+                   keys.events, keys.control, keys.dead, keys.batches, keys.config,
+                   keys.job("1"), keys.batch("b"), keys.batchEvents("b"), keys.batchJobs("b")]
         #expect(all.allSatisfy { $0.hasPrefix("warmer:{images}:") })
     }
 

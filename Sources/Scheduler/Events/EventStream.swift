@@ -2,8 +2,9 @@
 ///
 /// Each event goes to the queue-wide stream and to its batch's stream, both
 /// trimmed approximately (`MAXLEN ~`). Final events (completed, failed,
-/// deadLettered, batchCompleted) are published by the queue's scripts,
-/// atomically with the counters; workers publish `started` and `progress`.
+/// deadLettered, batchCompleted) and `started`, `delayed`, `stalled` and
+/// `cancelled` are published by the queue's scripts, atomically with the
+/// state change; workers publish `progress` and `retrying`.
 public struct EventStream: Sendable {
     /// The queue whose events these are.
     public let queue: JobQueue
@@ -15,11 +16,26 @@ public struct EventStream: Sendable {
 
     /// Publishes `event` to the queue's stream and its batch's stream.
     public func publish(_ event: JobEvent) async throws(SchedulerError) {
+        try await publish([event])
+    }
+
+    /// Publishes a `kind` event of `job` in each batch the job counts in.
+    public func publish(_ kind: JobEvent.Kind, of job: Job, worker: String, extra: [String: String] = [:]) async throws(SchedulerError) {
+        let batches = job.batches.isEmpty ? [""] : job.batches
+        try await publish(batches.map { JobEvent(kind, job: job, batch: $0, worker: worker, extra: extra) })
+    }
+
+    /// Publishes `events` in one round trip.
+    private func publish(_ events: [JobEvent]) async throws(SchedulerError) {
         let keys = queue.keys
         let configuration = queue.configuration
-        var commands = [["XADD", keys.events, "MAXLEN", "~", String(configuration.maximumEvents), "*"] + event.streamArguments]
-        if let batch = event.batchID, !batch.isEmpty {
-            commands.append(["XADD", keys.batchEvents(batch), "MAXLEN", "~", String(configuration.maximumBatchEvents), "*"] + event.streamArguments)
+        var commands: [[String]] = []
+        for event in events {
+            commands.append(["XADD", keys.events, "MAXLEN", "~", String(configuration.maximumEvents), "*"] + event.streamArguments)
+            if let batch = event.batchID, !batch.isEmpty {
+                commands.append(["XADD", keys.batchEvents(batch), "MAXLEN", "~", String(configuration.maximumBatchEvents), "*"]
+                    + event.streamArguments)
+            }
         }
         let replies: [RedisReply]
         do {

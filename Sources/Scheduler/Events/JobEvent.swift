@@ -7,13 +7,19 @@ import Foundation
 public struct JobEvent: Sendable, Hashable {
     /// The event's kind.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// A worker started the job.
+        /// A worker claimed the job and started it (published by the claim).
         case started
         /// Bytes received so far (long downloads only, throttled).
         case progress
         /// A download attempt failed with a transient error and will be
         /// tried again: `download_attempt`, `error`, `message`, `retry_in_ms`.
         case retrying
+        /// The job failed with a transient error and runs again after
+        /// `retry_in_ms` (the queue's retry backoff): `error`, `message`.
+        case delayed
+        /// The job's lease expired (its worker died or hung) and it went back
+        /// to the queue; `stalls` counts how often.
+        case stalled
         /// The job finished; `source` tells where the data came from.
         case completed
         /// The job failed; `error` and `message` tell why.
@@ -36,11 +42,11 @@ public struct JobEvent: Sendable, Hashable {
     /// All fields, including `type`, `v`, `ts` (ms since the epoch).
     public var fields: [String: String]
 
-    /// Creates an event for a job.
-    public init(_ kind: Kind, job: Job, worker: String, extra: [String: String] = [:]) {
+    /// Creates an event for a job in one of its batches (the first when `nil`).
+    public init(_ kind: Kind, job: Job, batch: String? = nil, worker: String, extra: [String: String] = [:]) {
         self.kind = kind
         var fields = [
-            "v": Self.version, "type": kind.rawValue, "job": job.id, "batch": job.batchID, "url": job.url,
+            "v": Self.version, "type": kind.rawValue, "job": job.id, "batch": batch ?? job.batchID, "url": job.url,
             "ts": String(Int64(Date().timeIntervalSince1970 * 1000)), "worker": worker, "attempt": String(job.attempt),
         ]
         fields.merge(extra) { _, new in new }
@@ -74,6 +80,7 @@ public struct JobEvent: Sendable, Hashable {
     /// Fields whose values are integers in JSON.
     static let numericFields: Set<String> = [
         "ts", "bytes", "total", "completed", "failed", "cancelled", "dead", "attempt", "download_attempt", "retry_in_ms",
+        "stalls",
     ]
 
     /// One JSON object, keys sorted, counts and times as numbers; `id` is the stream id.

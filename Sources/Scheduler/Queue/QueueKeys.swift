@@ -18,20 +18,32 @@ public struct QueueKeys: Sendable, Hashable {
         self.prefix = "warmer:{\(name)}:"
     }
 
-    /// Sorted set of queued job ids, scored by priority band then FIFO order.
+    /// List of batch documents pushed by producers, and wake-up markers for idle workers.
+    public var intake: String { prefix + "intake" }
+    /// List an idle worker moves an intake entry to while waking; drained by the next claim.
+    public var pendingIntake: String { prefix + "intake:pending" }
+    /// Sorted set of queued job ids, scored by arrival plus a handicap per priority level.
     public var queue: String { prefix + "queue" }
-    /// Sorted set of active job ids, scored by lease deadline (ms since epoch).
+    /// Sorted set of jobs waiting for a retry, scored by when they are due (ms since the epoch).
+    public var delayed: String { prefix + "delayed" }
+    /// Sorted set of active job ids, scored by lease deadline (ms since the epoch).
     public var leases: String { prefix + "leases" }
-    /// List used as a wake-up marker for idle workers (BLPOP).
-    public var wake: String { prefix + "wake" }
-    /// Counter giving job ids and FIFO order.
+    /// Counter giving job ids.
     public var sequence: String { prefix + "seq" }
+    /// The queue clock: the last arrival stamp given to a job.
+    public var clock: String { prefix + "clock" }
+    /// Hash from a job's work (`destination|processing|url`) to the live job doing it.
+    public var work: String { prefix + "work" }
     /// Stream of every lifecycle event of the queue.
     public var events: String { prefix + "events" }
+    /// Stream of control messages to workers (cancel, priority changes).
+    public var control: String { prefix + "control" }
     /// Sorted set of dead-lettered job ids, scored by time.
     public var dead: String { prefix + "dead" }
     /// Sorted set of batch ids, scored by creation time.
     public var batches: String { prefix + "batches" }
+    /// Hash of queue-wide settings (`paused`).
+    public var config: String { prefix + "config" }
 
     /// Hash holding job `id`.
     public func job(_ id: String) -> String { prefix + "job:" + id }
@@ -39,4 +51,6 @@ public struct QueueKeys: Sendable, Hashable {
     public func batch(_ id: String) -> String { prefix + "batch:" + id }
     /// Stream of batch `id`'s events.
     public func batchEvents(_ id: String) -> String { prefix + "batch:" + id + ":events" }
+    /// Set of the ids of batch `id`'s jobs that have not ended.
+    public func batchJobs(_ id: String) -> String { prefix + "batch:" + id + ":jobs" }
 }

@@ -45,7 +45,8 @@ struct WorkerCommand: AsyncParsableCommand {
         var configuration = Worker.Configuration()
         configuration.concurrency = concurrency
         configuration.gracePeriod = .seconds(gracePeriod)
-        let worker = Worker(queue: queue, blockingClient: try redis.makeBlockingClient(), pipeline: pipeline,
+        let worker = Worker(queue: queue, blockingClient: try redis.makeBlockingClient(),
+                            controlClient: try redis.makeBlockingClient(), pipeline: pipeline,
                             configuration: configuration, stop: stop)
         await worker.run()
         dataCache.flush() // jobs complete once their files are written; this is for anything else staged

@@ -6,12 +6,14 @@ import Scheduler
 ///
 /// Maps the job to an `ImageRequest` (a `processed` job's spec gives its
 /// thumbnail, processors and output encoding), runs it through the
-/// prefetcher of its destination, publishes `started` and throttled
-/// `progress` events as the `ImageTask` reports them, and finishes the job
-/// with its outcome — which the queue's finish script counts in the batch and
-/// publishes. A job that cannot run (bad URL, unknown destination) is
-/// dead-lettered with its reason; an abandoned job is released for another
-/// worker.
+/// prefetcher of its destination, publishes throttled `progress` and
+/// `retrying` events as the `ImageTask` reports them (the claim published
+/// `started`), and finishes the job with its outcome — which the queue's
+/// finish script counts in the job's batches and publishes, or schedules
+/// for a retry when the failure is transient. A job that cannot run (bad
+/// URL, unknown destination) is dead-lettered with its reason; an abandoned
+/// job is released for another worker; a cancelled one is acknowledged as
+/// cancelled.
 struct JobRunner: Sendable {
     let queue: JobQueue
     let events: EventStream
@@ -31,7 +33,11 @@ struct JobRunner: Sendable {
         case .run(let request, let destination):
             let task = prefetchers.prefetch(request, to: destination)
             await running.attach(task, to: job.id)
-            guard let outcome = await follow(task, of: job) else {
+            let outcome = await follow(task, of: job)
+            if await running.isCancelled(job.id) {
+                return await finish(job, .cancelled, claimsNext: false)
+            }
+            guard let outcome else {
                 await release(job)
                 return nil
             }
@@ -72,23 +78,22 @@ struct JobRunner: Sendable {
         for await event in task.events {
             switch event {
             case .started:
-                lastPublished = .now
-                await publish(JobEvent(.started, job: job, worker: workerID))
+                lastPublished = .now // the claim published `started`
             case .progress(let completed, let total):
                 guard ContinuousClock.now - lastPublished >= progressInterval else { continue }
                 lastPublished = .now
                 var fields = ["bytes": String(completed)]
                 if let total { fields["total"] = String(total) }
-                await publish(JobEvent(.progress, job: job, worker: workerID, extra: fields))
+                await publish(.progress, of: job, fields)
             case .retrying(let retry):
-                await publish(JobEvent(.retrying, job: job, worker: workerID, extra: [
+                await publish(.retrying, of: job, [
                     "download_attempt": String(retry.attempt), "error": retry.error.code,
                     "message": retry.error.description, "retry_in_ms": String(retry.delayMilliseconds),
-                ]))
+                ])
             case .completed(.success(let response)):
                 return .completed(source: response.source.rawValue, bytes: response.byteCount)
             case .completed(.failure(let error)):
-                return .failed(code: error.code, message: error.description)
+                return .failed(code: error.code, message: error.description, isTransient: error.isTransient)
             case .cancelled:
                 return nil
             }
@@ -96,22 +101,27 @@ struct JobRunner: Sendable {
         return nil
     }
 
-    private func publish(_ event: JobEvent) async {
+    private func publish(_ kind: JobEvent.Kind, of job: Job, _ fields: [String: String]) async {
         do {
-            try await events.publish(event)
+            try await events.publish(kind, of: job, worker: workerID, extra: fields)
         } catch {
-            log.warning("could not publish event", ["job": event.jobID ?? "", "type": event.kind.rawValue, "error": error.description])
+            log.warning("could not publish event", ["job": job.id, "type": kind.rawValue, "error": error.description])
         }
     }
 
-    /// Finishes the job, claiming the next one when asked, retrying while Redis
-    /// is unreachable. An abandoned job is released instead.
+    /// Finishes the job, claiming the next one when asked. While Redis is
+    /// unreachable (a restart) it keeps trying with backoff for as long as
+    /// the lease lasts; after that another worker may run the job. An
+    /// abandoned job is released instead.
     private func finish(_ job: Job, _ outcome: JobOutcome, claimsNext: Bool) async -> Job? {
-        if await running.isAbandoned(job.id) {
+        if outcome != .cancelled, await running.isAbandoned(job.id) {
             await release(job)
             return nil
         }
-        for attempt in 1...5 {
+        let deadline = ContinuousClock.now + queue.configuration.leaseDuration
+        var backoff = Duration.milliseconds(100)
+        var attempt = 1
+        while true {
             do {
                 return try await queue.finish(job, outcome: outcome, worker: workerID, claimingNext: claimsNext ? 1 : 0).first
             } catch .leaseLost {
@@ -119,7 +129,10 @@ struct JobRunner: Sendable {
                 return nil
             } catch {
                 log.warning("could not finish job", ["job": job.id, "attempt": String(attempt), "error": error.description])
-                try? await Task.sleep(for: .milliseconds(200 * attempt))
+                guard ContinuousClock.now + backoff < deadline else { break }
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(2))
+                attempt += 1
             }
         }
         log.error("gave up finishing job; its lease will expire and it will run again", ["job": job.id])
@@ -131,6 +144,19 @@ struct JobRunner: Sendable {
             try await queue.release(job)
         } catch {
             log.warning("could not release job; its lease will expire", ["job": job.id, "error": error.description])
+        }
+    }
+}
+
+extension ImagePipelineError {
+    /// Whether another attempt later may succeed: a connection error,
+    /// timeout, 408, 429 or 5xx that outlasted the pipeline's own retries,
+    /// or a disk cache that could not be written.
+    var isTransient: Bool {
+        switch self {
+        case .dataLoadingFailed(let error): RetryPolicy.isTransient(error)
+        case .dataCacheWriteFailed: true
+        default: false
         }
     }
 }

@@ -3,8 +3,10 @@ import Scheduler
 
 /// The jobs a worker holds right now, with their pipeline tasks.
 ///
-/// Gives the lease keeper the jobs to renew, lets the worker cancel jobs
-/// (lost lease, end of the grace period) and tells it when a slot frees up.
+/// Gives the lease keeper the jobs to renew, lets the worker abandon jobs
+/// (lost lease, end of the grace period: they go back to the queue) or
+/// cancel them (a control message: they end as cancelled), changes a running
+/// job's priority, and tells the worker when a slot frees up.
 actor RunningJobs {
     private var jobs: [String: Entry] = [:]
     private var slotWaiters: [CheckedContinuation<Void, Never>] = []
@@ -15,6 +17,7 @@ actor RunningJobs {
         let job: Job
         var task: ImageTask?
         var isAbandoned = false
+        var isCancelled = false
     }
 
     init(capacity: Int) {
@@ -50,6 +53,11 @@ actor RunningJobs {
         jobs[job.id] = Entry(job: job)
     }
 
+    /// Whether the job is held by this worker.
+    func holds(_ jobID: String) -> Bool {
+        jobs[jobID] != nil
+    }
+
     /// Attaches the job's pipeline task; cancels it at once if the job was abandoned meanwhile.
     func attach(_ task: ImageTask, to jobID: String) {
         jobs[jobID]?.task = task
@@ -59,6 +67,26 @@ actor RunningJobs {
     /// Whether the job was abandoned (lease lost or grace period over): it must be released, not finished.
     func isAbandoned(_ jobID: String) -> Bool {
         jobs[jobID]?.isAbandoned ?? true
+    }
+
+    /// Whether the job was cancelled through the queue: it must be acknowledged as cancelled.
+    func isCancelled(_ jobID: String) -> Bool {
+        jobs[jobID]?.isCancelled ?? false
+    }
+
+    /// Aborts the given jobs because the queue cancelled them; returns the ids this worker held.
+    func cancel(_ ids: [String]) -> [String] {
+        let held = ids.filter { jobs[$0] != nil }
+        for id in held {
+            jobs[id]?.isCancelled = true
+        }
+        abandon(held)
+        return held
+    }
+
+    /// Moves a running job's pipeline work to `priority`.
+    func setPriority(_ priority: ImagePriority, of jobID: String) {
+        jobs[jobID]?.task?.priority = priority
     }
 
     /// Cancels the pipeline work of the given jobs, or of all when `ids` is nil.

@@ -5,9 +5,12 @@ import Scheduler
 /// The long-running worker: claims jobs by priority, runs them, keeps their
 /// leases alive, and stops gracefully.
 ///
-/// An idle worker blocks on the queue's wake-up key instead of polling. On a
-/// stop request it claims nothing more, lets running jobs finish for up to
-/// `gracePeriod`, then cancels what is left and releases it to the queue.
+/// An idle worker blocks on the queue's intake list (where producers' documents
+/// and wake-up markers arrive) instead of polling. It follows the queue's
+/// control stream, so a cancelled job stops within moments on whichever host
+/// runs it. On a stop request it claims nothing more, lets running jobs
+/// finish for up to `gracePeriod`, then cancels what is left and releases it
+/// to the queue.
 struct Worker: Sendable {
     /// Tunables of a worker process.
     struct Configuration: Sendable {
@@ -19,16 +22,19 @@ struct Worker: Sendable {
 
     let queue: JobQueue
     let blockingClient: RedisClient
+    /// Reserved for the control stream's XREAD BLOCK.
+    let controlClient: RedisClient
     let pipeline: ImagePipeline
     let configuration: Configuration
     let workerID: String
     let stop: StopSignal
     private let log = Log(component: "worker")
 
-    init(queue: JobQueue, blockingClient: RedisClient, pipeline: ImagePipeline,
+    init(queue: JobQueue, blockingClient: RedisClient, controlClient: RedisClient, pipeline: ImagePipeline,
          configuration: Configuration, stop: StopSignal) {
         self.queue = queue
         self.blockingClient = blockingClient
+        self.controlClient = controlClient
         self.pipeline = pipeline
         self.configuration = configuration
         self.stop = stop
@@ -53,6 +59,7 @@ struct Worker: Sendable {
         log.info("started", ["worker": workerID, "queue": queue.keys.name, "redis": queue.client.url.description,
                              "concurrency": String(configuration.concurrency)])
         let leaseKeeper = Task { await keepLeases(of: running) }
+        let controlReader = Task { await followControlStream(running) }
         // The grace period starts when the stop is requested, whatever the
         // claim loop is doing (it may be waiting for a slot to free).
         let stopHandler = Task { await stopGracefully(running) }
@@ -60,6 +67,7 @@ struct Worker: Sendable {
         await running.waitUntilEmpty()
         stopHandler.cancel()
         leaseKeeper.cancel()
+        controlReader.cancel()
         log.info("stopped", ["worker": workerID])
     }
 
@@ -112,21 +120,56 @@ struct Worker: Sendable {
         }
     }
 
-    /// Renews every held lease three times per lease period; cancels jobs whose lease was lost.
+    /// Renews every held lease three times per lease period (which also
+    /// recovers other workers' expired leases); abandons jobs whose lease was
+    /// lost and aborts jobs cancelled while running.
     private func keepLeases(of running: RunningJobs) async {
         let interval = queue.configuration.leaseDuration / 3
         while !Task.isCancelled {
             try? await Task.sleep(for: interval)
-            let jobs = await running.heldJobs
-            guard !jobs.isEmpty else { continue }
             do {
-                let lost = try await queue.renewLeases(of: jobs)
-                if !lost.isEmpty {
-                    log.warning("leases lost; abandoning jobs", ["jobs": lost.joined(separator: ",")])
-                    await running.abandon(lost)
+                let renewal = try await queue.renewLeases(of: await running.heldJobs)
+                if !renewal.lost.isEmpty {
+                    log.warning("leases lost; abandoning jobs", ["jobs": renewal.lost.joined(separator: ",")])
+                    await running.abandon(renewal.lost)
+                }
+                if !renewal.cancelled.isEmpty {
+                    _ = await running.cancel(renewal.cancelled)
                 }
             } catch {
                 log.warning("could not renew leases", ["error": error.description])
+            }
+        }
+    }
+
+    /// Applies control messages to the jobs this worker runs: aborts
+    /// cancelled jobs, moves re-prioritised ones. Reconnects with backoff.
+    private func followControlStream(_ running: RunningJobs) async {
+        let control = ControlStream(queue: queue)
+        var position: String?
+        var backoff = Duration.milliseconds(100)
+        while !Task.isCancelled {
+            do {
+                let start: String
+                if let position { start = position } else { start = try await control.latestPosition() }
+                let (messages, next) = try await control.read(after: start, timeout: configuration.idleWait, using: controlClient)
+                position = next
+                backoff = .milliseconds(100)
+                for message in messages {
+                    switch message {
+                    case .cancel(let id):
+                        if await !running.cancel([id]).isEmpty {
+                            log.info("job cancelled; aborting it", ["job": id])
+                        }
+                    case .priority(let id, let priority):
+                        await running.setPriority(ImagePriority(priority), of: id)
+                    }
+                }
+            } catch {
+                guard !Task.isCancelled else { return }
+                log.warning("control stream unavailable, retrying", ["error": error.description, "in": "\(backoff)"])
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(5))
             }
         }
     }

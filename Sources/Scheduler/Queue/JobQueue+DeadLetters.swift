@@ -1,0 +1,54 @@
+extension JobQueue {
+    /// Dead-lettered entries, newest first: jobs that failed for good, could
+    /// not run (invalid URL, processing, destination), stalled too often, and
+    /// intake documents that did not parse or validate.
+    public func deadLetters(limit: Int = 100) async throws(SchedulerError) -> [DeadLetter] {
+        let ids = try await send(["ZREVRANGE", keys.dead, "0", String(max(0, limit - 1)), "WITHSCORES"]).array.compactMap(\.string)
+        guard !ids.isEmpty else { return [] }
+        let pairs = stride(from: 0, to: ids.count - 1, by: 2).map { (ids[$0], Int64(ids[$0 + 1]) ?? 0) }
+        let replies: [RedisReply]
+        do {
+            replies = try await client.pipeline(pairs.map { ["HGETALL", keys.job($0.0)] })
+        } catch {
+            throw .redis(error)
+        }
+        return zip(pairs, replies).map { pair, reply in
+            DeadLetter(id: pair.0, deadLetteredAt: pair.1, fields: reply.fieldDictionary)
+        }
+    }
+
+    /// Number of dead-lettered entries.
+    public func deadLetterCount() async throws(SchedulerError) -> Int {
+        try await send(["ZCARD", keys.dead]).integer ?? 0
+    }
+
+    /// Runs dead-lettered jobs again (all of them when `ids` is nil): each
+    /// goes back to the queue as new and counts again in its batches; an
+    /// intake document is pushed to the intake list again. Returns how many
+    /// were retried.
+    @discardableResult
+    public func retryDeadLetters(_ ids: [String]? = nil) async throws(SchedulerError) -> Int {
+        try await inChunks(retryDeadScript, ids)
+    }
+
+    /// Deletes dead-lettered entries for good (all of them when `ids` is nil).
+    /// Returns how many were deleted.
+    @discardableResult
+    public func purgeDeadLetters(_ ids: [String]? = nil) async throws(SchedulerError) -> Int {
+        try await inChunks(purgeDeadScript, ids)
+    }
+
+    /// Runs a dead-letter script on `ids`, or on the whole set 1,000 entries per call.
+    private func inChunks(_ script: QueueScript, _ ids: [String]?) async throws(SchedulerError) -> Int {
+        if let ids {
+            guard !ids.isEmpty else { return 0 }
+            return try await run(script, ["0"] + ids).integer ?? 0
+        }
+        var total = 0
+        while true {
+            let count = try await run(script, ["1000"]).integer ?? 0
+            total += count
+            if count == 0 { return total }
+        }
+    }
+}

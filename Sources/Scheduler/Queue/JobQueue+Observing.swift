@@ -1,0 +1,48 @@
+extension JobQueue {
+    /// The counters of batch `id`.
+    public func status(ofBatch id: String) async throws(SchedulerError) -> BatchStatus {
+        let reply = try await send(["HGETALL", keys.batch(id)])
+        guard let status = BatchStatus(fields: reply.fieldDictionary) else { throw .batchNotFound(id) }
+        return status
+    }
+
+    /// Number of jobs waiting to be claimed.
+    public func queuedCount() async throws(SchedulerError) -> Int {
+        try await send(["ZCARD", keys.queue]).integer ?? 0
+    }
+
+    /// The queue's state now: jobs per state, intake backlog, pause.
+    public func statistics() async throws(SchedulerError) -> QueueStatistics {
+        let replies: [RedisReply]
+        do {
+            replies = try await client.pipeline([
+                ["ZCARD", keys.queue], ["ZCARD", keys.leases], ["ZCARD", keys.delayed], ["ZCARD", keys.dead],
+                ["LLEN", keys.intake], ["LLEN", keys.pendingIntake], ["HGET", keys.config, "paused"],
+            ])
+        } catch {
+            throw .redis(error)
+        }
+        for case .error(let message) in replies { throw .redis(.server(message)) }
+        let counts = replies.map { $0.integer ?? 0 }
+        return QueueStatistics(queue: keys.name, queued: counts[0], active: counts[1], delayed: counts[2], dead: counts[3],
+                               intake: counts[4] + counts[5], isPaused: replies[6].string == "1")
+    }
+}
+
+/// A queue's state at one moment (`warmer status` without a batch).
+public struct QueueStatistics: Sendable, Hashable, Codable {
+    /// The queue's name.
+    public let queue: String
+    /// Jobs waiting to be claimed.
+    public let queued: Int
+    /// Jobs leased to workers.
+    public let active: Int
+    /// Jobs waiting for a retry.
+    public let delayed: Int
+    /// Dead-lettered entries.
+    public let dead: Int
+    /// Intake list entries not yet expanded (documents and wake-up markers).
+    public let intake: Int
+    /// Whether the queue is paused.
+    public let isPaused: Bool
+}

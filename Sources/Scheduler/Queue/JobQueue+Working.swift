@@ -1,0 +1,95 @@
+extension JobQueue {
+    /// Claims up to `count` jobs, highest priority first, each leased to
+    /// `worker`. Before claiming it promotes due retries, recovers expired
+    /// leases and expands one intake document. Returns an empty array when
+    /// nothing is queued or the queue is paused.
+    public func claim(upTo count: Int, worker: String) async throws(SchedulerError) -> [Job] {
+        Self.jobs(in: try await run(claimScript, [String(max(1, count)), worker]))
+    }
+
+    /// Waits until jobs may be available or `timeout` passes, using a client
+    /// reserved for blocking commands. Returns true when woken (by new jobs or
+    /// an intake document).
+    ///
+    /// The wait is a `BLMOVE` of the intake list's head to `intake:pending`,
+    /// which the next claim drains: a document taken while waking never
+    /// leaves Redis, whatever happens to this worker.
+    public func waitForWork(using blockingClient: RedisClient, timeout: Duration) async throws(SchedulerError) -> Bool {
+        let seconds = String(format: "%.3f", Double(timeout.milliseconds) / 1000)
+        do {
+            let reply = try await blockingClient.send(["BLMOVE", keys.intake, keys.pendingIntake, "LEFT", "RIGHT", seconds])
+            return reply != .null
+        } catch {
+            throw .redis(error)
+        }
+    }
+
+    /// Ends a job: counts its outcome in each of its batches and publishes
+    /// the final event — or, for a transient failure with attempts left,
+    /// parks it for a retry after the backoff with a `delayed` event. In the
+    /// same atomic step, claims up to `claimingNext` more jobs for `worker`
+    /// and returns them (a busy worker needs no separate claim).
+    /// - Throws: `SchedulerError.leaseLost` when another worker owns the job now.
+    @discardableResult
+    public func finish(
+        _ job: Job, outcome: JobOutcome, worker: String, claimingNext count: Int = 0
+    ) async throws(SchedulerError) -> [Job] {
+        var state = outcome.state, source = "", bytes = "", code = "", message = "", delay = 0
+        switch outcome {
+        case .completed(let from, let size): (source, bytes) = (from, String(size))
+        case .failed(let reason, let text, let isTransient):
+            (code, message) = (reason, text)
+            if isTransient, let wait = configuration.retry.delay(afterAttempt: job.attempt) {
+                state = "retry"
+                delay = wait.milliseconds
+            }
+        case .deadLettered(let reason, let text): (code, message) = (reason, text)
+        case .cancelled: break
+        }
+        do {
+            let reply = try await run(finishScript, [
+                job.id, job.leaseToken, state, worker, source, bytes, code, message, String(delay), String(max(0, count)),
+            ])
+            return Self.jobs(in: reply)
+        } catch .redis(.server(let text)) where text.hasPrefix("LEASE_LOST") {
+            throw .leaseLost(jobID: job.id)
+        }
+    }
+
+    /// Puts a claimed job back in the queue at its place without counting an
+    /// attempt (graceful stop). A job cancelled meanwhile ends as cancelled.
+    /// Returns false when the lease was already lost.
+    @discardableResult
+    public func release(_ job: Job) async throws(SchedulerError) -> Bool {
+        try await run(releaseScript, [job.id, job.leaseToken]).integer == 1
+    }
+
+    /// What a lease renewal found.
+    public struct Renewal: Sendable, Hashable {
+        /// Jobs whose lease was lost (it expired and another worker took the job).
+        public var lost: [String]
+        /// Jobs cancelled while running: abort them (a missed control message is caught here).
+        public var cancelled: [String]
+    }
+
+    /// Extends the leases of `jobs` in one call, after recovering other
+    /// workers' expired leases and promoting due retries.
+    public func renewLeases(of jobs: [Job]) async throws(SchedulerError) -> Renewal {
+        let pairs = jobs.flatMap { [$0.id, $0.leaseToken] }
+        let reply = try await run(renewScript, pairs)
+        let lists = reply.array
+        return Renewal(lost: lists.first?.array.compactMap(\.string) ?? [],
+                       cancelled: lists.dropFirst().first?.array.compactMap(\.string) ?? [])
+    }
+
+    /// Decodes the jobs returned by the claim and finish scripts.
+    private static func jobs(in reply: RedisReply) -> [Job] {
+        reply.array.compactMap { entry in
+            let fields = entry.array.map { $0.string ?? "" }
+            guard fields.count == 8 else { return nil }
+            let batches = fields[7].split(separator: ",").map(String.init)
+            return Job(id: fields[0], url: fields[1], batches: batches, priority: fields[2], destination: fields[3],
+                       processing: fields[4], attempt: Int(fields[5]) ?? 1, leaseToken: fields[6])
+        }
+    }
+}

@@ -1,0 +1,175 @@
+/// The Lua every queue script starts with: the call context, the keys, and
+/// the helpers that read jobs, publish events and count outcomes in batches.
+///
+/// Every script is called with `KEYS[1]` = the queue's `queue` key (so Redis
+/// Cluster routes it to the queue's slot; every other key shares its hash
+/// tag and is derived from the prefix) and the seven context arguments of
+/// `QueueScriptContext`; a script's own arguments start at `ARGV[FIRST]`.
+let queueLibrary = #"""
+local Q = {
+  prefix = ARGV[1], maxEvents = ARGV[2], maxBatchEvents = ARGV[3], retention = tonumber(ARGV[4]),
+  leaseMs = tonumber(ARGV[5]), maxStalls = tonumber(ARGV[6]), agingMs = tonumber(ARGV[7]),
+}
+local FIRST = 8
+local K = {
+  queue = Q.prefix .. 'queue', delayed = Q.prefix .. 'delayed', leases = Q.prefix .. 'leases',
+  intake = Q.prefix .. 'intake', pending = Q.prefix .. 'intake:pending', seq = Q.prefix .. 'seq',
+  clock = Q.prefix .. 'clock', work = Q.prefix .. 'work', events = Q.prefix .. 'events',
+  dead = Q.prefix .. 'dead', batches = Q.prefix .. 'batches', control = Q.prefix .. 'control',
+  config = Q.prefix .. 'config',
+}
+local WAKE = 'wake'
+local BANDS = { veryHigh = 0, high = 1, normal = 2, low = 3, veryLow = 4 }
+-- With aging off, a band is worth ~31 years of waiting: strict priorities.
+local STRICT_BAND = 1000000000000000
+
+local function now()
+  local time = redis.call('TIME')
+  return time[1] * 1000 + math.floor(time[2] / 1000)
+end
+
+local function jobKey(id) return Q.prefix .. 'job:' .. id end
+local function batchKey(id) return Q.prefix .. 'batch:' .. id end
+local function integer(value) return string.format('%.0f', value) end
+
+-- A queued job's score: its arrival (in µs of the queue clock) plus a
+-- handicap of `agingMs` per band. A job waiting longer than the handicap
+-- between two bands overtakes newer jobs of the higher band: no starvation.
+local function bandOffset(band)
+  if Q.agingMs <= 0 then return band * STRICT_BAND end
+  return band * Q.agingMs * 1000
+end
+
+local function scoreOf(base, priority)
+  return integer(tonumber(base) + bandOffset(BANDS[priority] or 2))
+end
+
+-- The job hash as a table; `batches` lists the batches it counts in and
+-- `counts[batch]` how many of that batch's URLs it serves.
+local function readJob(id)
+  local flat = redis.call('HGETALL', jobKey(id))
+  if #flat == 0 then return nil end
+  local job = { batches = {}, counts = {} }
+  for i = 1, #flat, 2 do
+    local field, value = flat[i], flat[i + 1]
+    if string.sub(field, 1, 2) == 'b:' then
+      local batch = string.sub(field, 3)
+      job.batches[#job.batches + 1] = batch
+      job.counts[batch] = tonumber(value)
+    else
+      job[field] = value
+    end
+  end
+  return job
+end
+
+local function workField(job)
+  return (job.destination or '') .. '|' .. (job.processing or '') .. '|' .. (job.url or '')
+end
+
+-- Forgets that the job does its URL's work, so new requests make a new job.
+local function releaseWork(job)
+  local field = workField(job)
+  if redis.call('HGET', K.work, field) == job.id then redis.call('HDEL', K.work, field) end
+end
+
+local function isLive(state)
+  return state == 'queued' or state == 'active' or state == 'delayed'
+end
+
+local function xadd(key, maxLength, fields)
+  redis.call('XADD', key, 'MAXLEN', '~', maxLength, '*', unpack(fields))
+end
+
+-- Publishes `fields` with `batch` to the queue's stream and the batch's stream.
+local function emit(batch, fields)
+  local n = #fields
+  fields[n + 1] = 'batch'
+  fields[n + 2] = batch
+  xadd(K.events, Q.maxEvents, fields)
+  if batch ~= '' and redis.call('EXISTS', batchKey(batch)) == 1 then
+    xadd(batchKey(batch) .. ':events', Q.maxBatchEvents, fields)
+  end
+  fields[n + 1] = nil
+  fields[n + 2] = nil
+end
+
+local function jobEvent(job, eventType, at, worker)
+  local fields = { 'v', '1', 'type', eventType, 'job', job.id, 'url', job.url or '', 'ts', integer(at),
+    'attempt', job.attempts or '0' }
+  if worker and worker ~= '' then
+    fields[#fields + 1] = 'worker'
+    fields[#fields + 1] = worker
+  end
+  return fields
+end
+
+local function append(fields, extra)
+  for i = 1, #extra do fields[#fields + 1] = extra[i] end
+  return fields
+end
+
+-- Marks the batch finished and publishes `batchCompleted` once its counters
+-- add up to its total; a finished batch expires after the retention.
+local function completeBatchIfDone(batch, at)
+  local key = batchKey(batch)
+  local c = redis.call('HMGET', key, 'total', 'completed', 'failed', 'cancelled', 'dead', 'finishedAt')
+  if not c[1] or c[6] then return end
+  local ended = (tonumber(c[2]) or 0) + (tonumber(c[3]) or 0) + (tonumber(c[4]) or 0) + (tonumber(c[5]) or 0)
+  if ended < (tonumber(c[1]) or 0) then return end
+  redis.call('HSET', key, 'finishedAt', integer(at))
+  emit(batch, { 'v', '1', 'type', 'batchCompleted', 'ts', integer(at), 'total', c[1], 'completed', c[2] or '0',
+    'failed', c[3] or '0', 'cancelled', c[4] or '0', 'dead', c[5] or '0' })
+  for _, suffix in ipairs({ '', ':events', ':jobs' }) do redis.call('EXPIRE', key .. suffix, Q.retention) end
+end
+
+-- Counts the job's outcome in every batch it serves and publishes `fields`
+-- (an event without `batch`) to each.
+local function countInBatches(job, counter, fields, at)
+  for _, batch in ipairs(job.batches) do
+    local key = batchKey(batch)
+    if redis.call('EXISTS', key) == 1 then
+      redis.call('HINCRBY', key, counter, job.counts[batch] or 1)
+      redis.call('SREM', key .. ':jobs', job.id)
+      emit(batch, fields)
+      completeBatchIfDone(batch, at)
+    end
+  end
+end
+
+-- Ends a job for good: `completed`, `failed`, `dead` or `cancelled`.
+-- Failed and dead jobs stay in the dead-letter set (until retried or
+-- purged); the others expire after the retention.
+local function finalize(job, state, at, worker, extra)
+  local key = jobKey(job.id)
+  redis.call('ZREM', K.leases, job.id)
+  redis.call('ZREM', K.queue, job.id)
+  redis.call('ZREM', K.delayed, job.id)
+  redis.call('HDEL', key, 'lease')
+  redis.call('HSET', key, 'state', state, 'finishedAt', integer(at))
+  releaseWork(job)
+  local eventType = state == 'dead' and 'deadLettered' or state
+  local fields = append(jobEvent(job, eventType, at, worker), extra or {})
+  for i = 1, #fields - 1, 2 do
+    if fields[i] == 'error' then redis.call('HSET', key, 'error', fields[i + 1]) end
+    if fields[i] == 'message' then redis.call('HSET', key, 'message', fields[i + 1]) end
+  end
+  countInBatches(job, state, fields, at)
+  if state == 'failed' or state == 'dead' then
+    redis.call('ZADD', K.dead, at, job.id)
+    redis.call('PERSIST', key)
+  else
+    redis.call('EXPIRE', key, Q.retention)
+  end
+end
+
+-- Leaves one wake-up marker in the intake list for idle workers (who block
+-- on it with BLMOVE) unless something is already there to wake them.
+local function wakeIdleWorkers()
+  if redis.call('LLEN', K.intake) == 0 then redis.call('RPUSH', K.intake, WAKE) end
+end
+
+local function isPaused()
+  return redis.call('HGET', K.config, 'paused') == '1'
+end
+"""#

@@ -1,0 +1,116 @@
+/// A queue transition: one Lua script made of the queue's Lua library
+/// (`queueLibrary`, `workLibrary`) and its own body.
+///
+/// Redis compiles the library with every script once (EVALSHA sends only the
+/// hash afterwards), so sharing it costs nothing per call.
+struct QueueScript: Sendable {
+    let script: RedisScript
+
+    init(_ body: String) {
+        script = RedisScript(queueLibrary + "\n" + workLibrary + "\n" + body)
+    }
+}
+
+/// Adds URLs to a batch as jobs (coalescing identical work), atomically.
+///
+/// ARGV: batch id, priority, destination, processing spec ('' for none),
+/// count to add to the batch total, URL…  Returns the number of new jobs.
+let enqueueScript = QueueScript(#"""
+local urls = {}
+for i = FIRST + 5, #ARGV do urls[#urls + 1] = ARGV[i] end
+return addJobs(ARGV[FIRST], ARGV[FIRST + 1], ARGV[FIRST + 2], ARGV[FIRST + 3], urls, tonumber(ARGV[FIRST + 4]), now())
+"""#)
+
+/// Claims up to N jobs for a worker (see `claimJobs`).
+///
+/// ARGV: count, worker id.
+let claimScript = QueueScript(#"""
+return claimJobs(tonumber(ARGV[FIRST]), ARGV[FIRST + 1], now())
+"""#)
+
+/// Ends a job and claims the worker's next ones, atomically.
+///
+/// ARGV: job id, lease token, state (completed | failed | dead | cancelled |
+/// retry), worker id, source, bytes, error code, message, retry delay ms,
+/// jobs to claim next.
+///
+/// Refuses with `LEASE_LOST` when the token is not the job's current lease.
+/// `retry` parks the job in the delayed set for the given delay with a
+/// `delayed` event; the other states end it (see `finalize`). A job that was
+/// cancelled while it ran (state `cancelling`) ends as cancelled whatever
+/// the worker reports, unless it completed. Returns the claimed jobs.
+let finishScript = QueueScript(#"""
+local id, token, state, worker = ARGV[FIRST], ARGV[FIRST + 1], ARGV[FIRST + 2], ARGV[FIRST + 3]
+local source, bytes, code, message = ARGV[FIRST + 4], ARGV[FIRST + 5], ARGV[FIRST + 6], ARGV[FIRST + 7]
+local delay, claimNext = tonumber(ARGV[FIRST + 8]), tonumber(ARGV[FIRST + 9])
+local job = readJob(id)
+if not job or job.lease ~= token then
+  return redis.error_reply('LEASE_LOST job ' .. id .. ' is leased to another worker')
+end
+local at = now()
+if job.state == 'cancelling' and state ~= 'completed' then state = 'cancelled' end
+if state == 'retry' then
+  local key = jobKey(id)
+  redis.call('ZREM', K.leases, id)
+  redis.call('HDEL', key, 'lease', 'worker')
+  redis.call('HSET', key, 'state', 'delayed', 'error', code, 'message', message)
+  redis.call('ZADD', K.delayed, at + delay, id)
+  local fields = append(jobEvent(job, 'delayed', at, worker),
+    { 'error', code, 'message', message, 'retry_in_ms', tostring(delay) })
+  for _, batch in ipairs(job.batches) do emit(batch, fields) end
+else
+  local extra = {}
+  if source ~= '' then append(extra, { 'source', source }) end
+  if bytes ~= '' then append(extra, { 'bytes', bytes }) end
+  if code ~= '' then append(extra, { 'error', code, 'message', message }) end
+  finalize(job, state, at, worker, extra)
+end
+return claimJobs(claimNext, worker, at)
+"""#)
+
+/// Gives a claimed job back to the queue at its score without counting an
+/// attempt (graceful stop, lost lease). A job cancelled while it ran ends as
+/// cancelled instead.
+///
+/// ARGV: job id, lease token.  Returns 1, or 0 when the lease was already lost.
+let releaseScript = QueueScript(#"""
+local id, token = ARGV[FIRST], ARGV[FIRST + 1]
+local job = readJob(id)
+if not job or job.lease ~= token then return 0 end
+local at = now()
+if job.state == 'cancelling' then
+  finalize(job, 'cancelled', at, job.worker, {})
+  return 1
+end
+local key = jobKey(id)
+redis.call('ZREM', K.leases, id)
+redis.call('HDEL', key, 'lease', 'worker')
+redis.call('HSET', key, 'state', 'queued')
+redis.call('HINCRBY', key, 'attempts', -1)
+redis.call('ZADD', K.queue, job.score, id)
+wakeIdleWorkers()
+return 1
+"""#)
+
+/// Extends the leases a worker holds, in one call per tick, after recovering
+/// expired leases and promoting due retries (so a cluster of busy workers
+/// still recovers a dead one's jobs).
+///
+/// ARGV: job id, token pairs.  Returns [lost ids, ids cancelled while running].
+let renewScript = QueueScript(#"""
+local at = now()
+promoteDelayed(at, 100)
+sweepLeases(at, 100)
+local lost, cancelled = {}, {}
+for i = FIRST, #ARGV, 2 do
+  local id, token = ARGV[i], ARGV[i + 1]
+  local state = redis.call('HMGET', jobKey(id), 'lease', 'state')
+  if state[1] ~= token then
+    lost[#lost + 1] = id
+  else
+    redis.call('ZADD', K.leases, 'XX', at + Q.leaseMs, id)
+    if state[2] == 'cancelling' then cancelled[#cancelled + 1] = id end
+  end
+end
+return { lost, cancelled }
+"""#)

@@ -1,0 +1,198 @@
+/// The Lua that adds jobs (from `enqueue` and from intake documents), and the
+/// housekeeping every claim does first: promoting due retries, recovering
+/// expired leases, and expanding intake documents. Appended to
+/// `queueLibrary`.
+let workLibrary = #"""
+-- Adds `urls` to `batch` as jobs. A URL whose work (destination + processing
+-- + URL) is already queued, delayed or running joins that job instead: the
+-- job counts in this batch too and takes this batch's priority if higher.
+-- `addToTotal` grows the batch's total (a chunked enqueue passes the whole
+-- count with its first chunk and 0 after, so the batch never completes early).
+local function addJobs(batch, priority, destination, processing, urls, addToTotal, at)
+  local key = batchKey(batch)
+  if redis.call('HSETNX', key, 'createdAt', integer(at)) == 1 then
+    redis.call('HSET', key, 'id', batch, 'priority', priority, 'destination', destination,
+      'processing', processing, 'total', 0, 'completed', 0, 'failed', 0, 'cancelled', 0, 'dead', 0)
+    redis.call('ZADD', K.batches, at, batch)
+  end
+  if addToTotal > 0 then
+    redis.call('HINCRBY', key, 'total', addToTotal)
+    -- Appending to a finished batch reopens it.
+    redis.call('HDEL', key, 'finishedAt')
+    for _, suffix in ipairs({ '', ':events', ':jobs' }) do redis.call('PERSIST', key .. suffix) end
+  end
+  local jobsKey = key .. ':jobs'
+  local band = BANDS[priority]
+  local base = tonumber(redis.call('GET', K.clock) or '0')
+  if base < at * 1000 then base = at * 1000 end
+  local batchField = 'b:' .. batch
+  local added = 0
+  for _, url in ipairs(urls) do
+    local field = destination .. '|' .. processing .. '|' .. url
+    local existing = redis.call('HGET', K.work, field)
+    if existing then
+      local jkey = jobKey(existing)
+      if redis.call('HINCRBY', jkey, batchField, 1) == 1 then redis.call('HINCRBY', jkey, 'nbatches', 1) end
+      redis.call('SADD', jobsKey, existing)
+      local current = redis.call('HMGET', jkey, 'priority', 'state', 'base')
+      if (BANDS[current[1]] or 2) > band then
+        local score = scoreOf(current[3], priority)
+        redis.call('HSET', jkey, 'priority', priority, 'score', score)
+        if current[2] == 'queued' then redis.call('ZADD', K.queue, 'XX', score, existing) end
+      end
+    else
+      local id = tostring(redis.call('INCR', K.seq))
+      base = base + 1
+      local score = integer(base + bandOffset(band))
+      redis.call('HSET', jobKey(id), 'id', id, 'url', url, 'batch', batch, batchField, 1, 'nbatches', 1,
+        'priority', priority, 'destination', destination, 'processing', processing, 'state', 'queued',
+        'attempts', 0, 'claims', 0, 'stalls', 0, 'base', integer(base), 'score', score, 'enqueuedAt', integer(at))
+      redis.call('ZADD', K.queue, score, id)
+      redis.call('HSET', K.work, field, id)
+      redis.call('SADD', jobsKey, id)
+      added = added + 1
+    end
+  end
+  redis.call('SET', K.clock, integer(base))
+  wakeIdleWorkers()
+  return added
+end
+
+-- Moves retries whose backoff has passed back into the queue, at their score.
+local function promoteDelayed(at, limit)
+  local due = redis.call('ZRANGEBYSCORE', K.delayed, '-inf', at, 'LIMIT', 0, limit)
+  for _, id in ipairs(due) do
+    redis.call('ZREM', K.delayed, id)
+    local score = redis.call('HGET', jobKey(id), 'score')
+    if score then
+      redis.call('HSET', jobKey(id), 'state', 'queued')
+      redis.call('ZADD', K.queue, score, id)
+    end
+  end
+end
+
+-- Recovers jobs whose lease expired (their worker died or hung): back to the
+-- queue at their score with a `stalled` event, or — after more than
+-- `maxStalls` stalls — to the dead-letter set. A job nobody needs any more
+-- (cancelled while running) is dropped.
+local function sweepLeases(at, limit)
+  local expired = redis.call('ZRANGEBYSCORE', K.leases, '-inf', at, 'LIMIT', 0, limit)
+  for _, id in ipairs(expired) do
+    redis.call('ZREM', K.leases, id)
+    local job = readJob(id)
+    if job and job.state == 'cancelling' then
+      finalize(job, 'cancelled', at, '', {})
+    elseif job then
+      local stalls = redis.call('HINCRBY', jobKey(id), 'stalls', 1)
+      if stalls > Q.maxStalls then
+        finalize(job, 'dead', at, '', { 'error', 'stalled', 'message',
+          'The lease expired ' .. stalls .. ' times: the workers running the job died or hung' })
+      else
+        redis.call('HSET', jobKey(id), 'state', 'queued')
+        redis.call('HDEL', jobKey(id), 'lease', 'worker')
+        redis.call('ZADD', K.queue, job.score, id)
+        local fields = append(jobEvent(job, 'stalled', at, job.worker), { 'stalls', tostring(stalls) })
+        for _, batch in ipairs(job.batches) do emit(batch, fields) end
+      end
+    end
+  end
+end
+
+-- An intake document that cannot be used goes to the dead-letter set as a
+-- pseudo-job `doc-N` holding the document (up to 64 KiB) and the reason.
+local function deadLetterDocument(document, code, message, at)
+  local id = 'doc-' .. redis.call('INCR', K.seq)
+  redis.call('HSET', jobKey(id), 'id', id, 'kind', 'document', 'state', 'dead', 'document',
+    string.sub(document, 1, 65536), 'error', code, 'message', message, 'finishedAt', integer(at))
+  redis.call('ZADD', K.dead, at, id)
+  emit('', { 'v', '1', 'type', 'deadLettered', 'job', id, 'ts', integer(at), 'error', code, 'message', message })
+end
+
+local MAX_DOCUMENT_URLS = 50000
+
+-- Why an intake document is invalid, or nil.
+local function documentProblem(d)
+  if type(d) ~= 'table' then return 'the document is not a JSON object' end
+  if d.v ~= 1 and d.v ~= '1' then return 'unsupported or missing version "v" (expected 1)' end
+  if type(d.urls) ~= 'table' or #d.urls == 0 then return '"urls" must be a non-empty array of strings' end
+  if #d.urls > MAX_DOCUMENT_URLS then return 'more than ' .. MAX_DOCUMENT_URLS .. ' URLs; split the batch' end
+  for i, url in ipairs(d.urls) do
+    if type(url) ~= 'string' or url == '' or #url > 8192 then return 'urls[' .. (i - 1) .. '] is not a URL string' end
+  end
+  if d.batch ~= nil and (type(d.batch) ~= 'string' or not string.match(d.batch, '^[%w%._%-]+$') or #d.batch > 128) then
+    return '"batch" must be 1-128 characters from letters, digits, . _ -'
+  end
+  if d.priority ~= nil and not BANDS[d.priority] then return 'unknown "priority"' end
+  if d.destination ~= nil and d.destination ~= 'disk' and d.destination ~= 'processed' then
+    return '"destination" must be "disk" or "processed"'
+  end
+  if d.processing ~= nil and (type(d.processing) ~= 'string' or #d.processing > 1024) then
+    return '"processing" must be a string'
+  end
+  if d.total ~= nil and (type(d.total) ~= 'number' or d.total < #d.urls or d.total ~= math.floor(d.total)) then
+    return '"total" must be an integer at least the number of URLs'
+  end
+  return nil
+end
+
+-- Turns one intake document into jobs, or dead-letters it with its reason.
+local function expandDocument(document, at)
+  local ok, d = pcall(cjson.decode, document)
+  if not ok then return deadLetterDocument(document, 'malformed_document', 'not JSON: ' .. tostring(d), at) end
+  local problem = documentProblem(d)
+  if problem then return deadLetterDocument(document, 'invalid_document', problem, at) end
+  local batch = d.batch or ('intake-' .. redis.call('INCR', K.seq))
+  local addToTotal = #d.urls
+  if d.total then
+    -- Parts of one batch share its declared total: count it once.
+    addToTotal = redis.call('HSETNX', batchKey(batch), 'declaredTotal', d.total) == 1 and d.total or 0
+  end
+  addJobs(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', d.urls, addToTotal, at)
+end
+
+-- Expands up to `limit` intake documents: first those an idle worker moved
+-- to `intake:pending` while waking, then the intake list. Wake-up markers
+-- are dropped.
+local function takeIntake(limit, at)
+  local taken = 0
+  while taken < limit do
+    local document = redis.call('LPOP', K.pending) or redis.call('LPOP', K.intake)
+    if not document then return end
+    if document ~= WAKE then
+      expandDocument(document, at)
+      taken = taken + 1
+    end
+  end
+end
+
+-- Claims up to `count` jobs for `worker`, highest score first, after the
+-- housekeeping above. Each claimed job gets a lease token (worker + claim
+-- number) and deadline, and a `started` event in each of its batches.
+-- Returns [id, url, priority, destination, processing, attempt, token,
+-- batches (comma-separated)] per job.
+local function claimJobs(count, worker, at)
+  promoteDelayed(at, 100)
+  sweepLeases(at, 100)
+  takeIntake(1, at)
+  local claimed = {}
+  if count < 1 or isPaused() then return claimed end
+  local popped = redis.call('ZPOPMIN', K.queue, count)
+  for i = 1, #popped, 2 do
+    local id = popped[i]
+    local job = readJob(id)
+    if job then
+      local key = jobKey(id)
+      job.attempts = tostring(redis.call('HINCRBY', key, 'attempts', 1))
+      local token = worker .. '/' .. redis.call('HINCRBY', key, 'claims', 1)
+      redis.call('HSET', key, 'state', 'active', 'worker', worker, 'lease', token, 'claimedAt', integer(at))
+      redis.call('ZADD', K.leases, at + Q.leaseMs, id)
+      local fields = jobEvent(job, 'started', at, worker)
+      for _, batch in ipairs(job.batches) do emit(batch, fields) end
+      claimed[#claimed + 1] = { id, job.url or '', job.priority or 'normal', job.destination or '',
+        job.processing or '', job.attempts, token, table.concat(job.batches, ',') }
+    end
+  end
+  if redis.call('ZCARD', K.queue) > 0 then wakeIdleWorkers() end
+  return claimed
+end
+"""#
