@@ -16,7 +16,10 @@ struct FailedJobTests {
         let unreachable = try #require(URL(string: "http://127.0.0.1:1/x.jpg"))
         let later = try await Origin.makeImages("after-failure", count: 1)[0]
 
-        try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 2) { workers in
+        // (Two attempts per job, 200 ms apart, so the refused connection's
+        // queue-level retry shows without a long wait.)
+        try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 2,
+                              arguments: ["--job-attempts", "2", "--retry-backoff", "0.2"]) { workers in
             // When a batch holds both URLs
             let batch = try await queue.enqueue([missing, unreachable])
             let status = try await queue.waitUntilFinished(batch: batch)
@@ -35,6 +38,18 @@ struct FailedJobTests {
             #expect(refused.fields["error"] == "transport")
             #expect(refused.fields["message"]?.isEmpty == false)
             #expect(!events.contains { $0.kind == .completed })
+
+            // …the refused connection (transient) ran twice, with a `delayed`
+            // event between the attempts; the 404 (permanent) ran once
+            let delayed = events.filter { $0.kind == .delayed }
+            #expect(delayed.map(\.url) == [unreachable.absoluteString], "\(events.summary)")
+            #expect(delayed.first?.fields["error"] == "transport" && delayed.first?.fields["retry_in_ms"] != nil)
+            #expect(refused.fields["attempt"] == "2" && notFound.fields["attempt"] == "1", "\(events.summary)")
+
+            // …and both wait in the dead-letter set with their reasons
+            let dead = try await queue.queue.deadLetters()
+            #expect(Set(dead.compactMap(\.url)) == [missing.absoluteString, unreachable.absoluteString])
+            #expect(Set(dead.compactMap(\.error)) == ["http_404", "transport"])
 
             // …`warmer watch` reports the batch as unsuccessful
             let watch = try await warmer(["watch"] + queue.redisArguments + ["--batch", batch])

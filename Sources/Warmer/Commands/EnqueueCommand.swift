@@ -22,13 +22,17 @@ struct EnqueueCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Batch id to create or append to (default: a new random id).", valueName: "id"))
     var batch: String?
 
+    @Option(help: ArgumentHelp("Seconds of waiting one priority level is worth (0: strict priorities).", valueName: "seconds"))
+    var aging: Double = 60
+
     @Argument(help: ArgumentHelp("File of URLs, or - for standard input.", valueName: "file"))
     var file: String
 
     func validate() throws {
-        if let batch, !batch.allSatisfy({ $0.isLetter || $0.isNumber || "._-".contains($0) }) || batch.isEmpty || batch.count > 128 {
-            throw ValidationError("--batch must be 1-128 characters from letters, digits and . _ -")
+        if let batch, !JobQueue.isValidBatchID(batch) {
+            throw ValidationError("--batch must be 1-128 characters from A-Z a-z 0-9 . _ -")
         }
+        guard aging >= 0 else { throw ValidationError("--aging must be 0 or more") }
     }
 
     func run() async throws {
@@ -36,7 +40,9 @@ struct EnqueueCommand: AsyncParsableCommand {
         let spec = destination == .processed ? try processing.spec().description : ""
         let list = try URLList(path: file)
         try list.validate()
-        let queue = try redis.makeQueue()
+        var configuration = JobQueue.Configuration()
+        configuration.agingInterval = .milliseconds(Int(aging * 1000))
+        let queue = try redis.makeQueue(configuration: configuration)
         let id = try await queue.enqueue(urls: list.urls, priority: priority, destination: destination,
                                        processing: spec, batchID: batch)
         Console.write(id + "\n")

@@ -15,6 +15,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @OptionGroup var cache: CacheOptions
     @OptionGroup(title: "Pipeline") var pipelineOptions: PipelineOptions
     @OptionGroup(title: "Network") var network: NetworkOptions
+    @OptionGroup(title: "Queue") var queueOptions: QueueOptions
 
     @Option(help: "Jobs run at once by this process.")
     var concurrency: Int = 8
@@ -22,19 +23,13 @@ struct WorkerCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds running jobs get to finish after a stop signal.", valueName: "seconds"))
     var gracePeriod: Int = 30
 
-    @Option(help: ArgumentHelp("Seconds a claimed job stays leased without renewal; a crashed worker's jobs run again after it.", valueName: "seconds"))
-    var leaseDuration: Int = 30
-
     func validate() throws {
         guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
-        guard leaseDuration >= 3 else { throw ValidationError("--lease-duration must be at least 3 seconds") }
     }
 
     func run() async throws {
         let stop = StopSignal()
-        var queueConfiguration = JobQueue.Configuration()
-        queueConfiguration.leaseDuration = .seconds(leaseDuration)
-        let queue = try redis.makeQueue(configuration: queueConfiguration)
+        let queue = try redis.makeQueue(configuration: queueOptions.configuration)
 
         let loader = DataLoader(configuration: network.loaderConfiguration(defaultConnectionsPerHost: max(16, concurrency)))
         let dataCache = try cache.makeDataCache()

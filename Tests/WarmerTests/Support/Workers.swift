@@ -10,14 +10,18 @@ final class RunningWorker: Sendable {
     let gracePeriod: Duration
     private let stopSent = Atomic<Bool>(false)
 
-    init(queue: QueueProbe, cacheDirectory: URL, concurrency: Int, gracePeriod: Int) throws {
+    /// - Parameter arguments: more `warmer worker` flags (`--lease-duration 3`…).
+    init(queue: QueueProbe, cacheDirectory: URL, concurrency: Int, gracePeriod: Int, arguments: [String] = []) throws {
         self.gracePeriod = .seconds(gracePeriod)
         process = try CollectedProcess(["worker"] + queue.redisArguments + [
             "--cache-dir", cacheDirectory.path,
             "--concurrency", String(concurrency),
             "--grace-period", String(gracePeriod),
-        ])
+        ] + arguments)
     }
+
+    /// The process id, for signals a test sends itself (SIGKILL).
+    var processIdentifier: Int32 { process.processIdentifier }
 
     var isRunning: Bool { process.isRunning }
     /// The worker's structured log (standard error) so far.
@@ -56,13 +60,15 @@ final class RunningWorker: Sendable {
     }
 }
 
-/// Starts `count` workers on `queue` sharing `cacheDirectory`, waits until
+/// Starts `count` workers on `queue` sharing `cacheDirectory` (with more
+/// worker flags in `arguments`), waits until
 /// they are ready, runs `body`, and stops them (SIGTERM, wait) however `body`
 /// ends. Records an issue when a worker died during `body`, or does not stop
 /// cleanly with status 0 (unless `body` stopped it with `requestStop()` and
 /// checked that itself).
 func withWorkers<Result>(
     _ count: Int = 1, queue: QueueProbe, cacheDirectory: URL, concurrency: Int = 4, gracePeriod: Int = 10,
+    arguments: [String] = [],
     sourceLocation: SourceLocation = #_sourceLocation,
     _ body: ([RunningWorker]) async throws -> Result
 ) async throws -> Result {
@@ -88,7 +94,7 @@ func withWorkers<Result>(
     do {
         for _ in 0..<count {
             workers.append(try RunningWorker(queue: queue, cacheDirectory: cacheDirectory,
-                                             concurrency: concurrency, gracePeriod: gracePeriod))
+                                             concurrency: concurrency, gracePeriod: gracePeriod, arguments: arguments))
         }
         for worker in workers { try await worker.waitUntilReady() }
         let result = try await body(workers)
