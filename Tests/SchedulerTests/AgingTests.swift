@@ -1,0 +1,44 @@
+import Testing
+@testable import Scheduler
+
+/// Priorities without starvation: the score's aging handicap.
+@Suite("Aging")
+struct AgingTests {
+    /// Claims and finishes one job per round while `flood` high-priority jobs
+    /// arrive each round; returns the round in which the veryLow job was claimed.
+    private func roundClaimingTheVeryLowJob(aging: Duration, rounds: Int) async throws -> Int? {
+        let queue = try makeQueue { $0.agingInterval = aging }
+        _ = try await queue.enqueue(urls: ["https://images.example/patient.jpg"], priority: .veryLow)
+        for round in 1...rounds {
+            _ = try await queue.enqueue(urls: urls(2, "flood-\(round)"), priority: .high)
+            let job = try #require(try await queue.claim(upTo: 1, worker: "w").first)
+            if job.priority == JobPriority.veryLow.rawValue { return round }
+            try await queue.finish(job, outcome: .completed(source: "disk", bytes: 1), worker: "w")
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return nil
+    }
+
+    @Test func aVeryLowJobIsServedUnderAConstantFloodOfHighPriorityJobs() async throws {
+        // Given aging of 100 ms per level (veryLow is 3 levels below high), and
+        // a flood that grows the high-priority backlog every round
+        // When jobs are claimed one at a time
+        let round = try await roundClaimingTheVeryLowJob(aging: .milliseconds(100), rounds: 200)
+        // Then the veryLow job is served once it waited ~300 ms, not never
+        let served = try #require(round, "the veryLow job starved")
+        #expect(served > 1, "served at once: the flood did not outrank it at first")
+    }
+
+    @Test func withAgingOffPrioritiesAreStrict() async throws {
+        let round = try await roundClaimingTheVeryLowJob(aging: .zero, rounds: 40)
+        #expect(round == nil)
+    }
+
+    @Test func olderJobsOfALevelGoFirst() async throws {
+        let queue = try makeQueue()
+        _ = try await queue.enqueue(urls: urls(3, "first"), priority: .low)
+        _ = try await queue.enqueue(urls: urls(3, "second"), priority: .low)
+        let claimed = try await queue.claim(upTo: 6, worker: "w")
+        #expect(claimed.map(\.url) == urls(3, "first") + urls(3, "second"))
+    }
+}

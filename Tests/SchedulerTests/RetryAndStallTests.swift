@@ -1,0 +1,95 @@
+import Testing
+@testable import Scheduler
+
+/// Transient failures are retried after a backoff; jobs whose leases keep
+/// expiring are dead-lettered.
+@Suite("Retries and stalls")
+struct RetryAndStallTests {
+    private let worker = "test-worker"
+
+    @Test func aTransientFailureIsRetriedAfterItsBackoffThenFailsForGood() async throws {
+        // Given two attempts per job, 150 ms apart
+        let queue = try makeQueue {
+            $0.retry.maximumAttempts = 2
+            $0.retry.baseDelay = .milliseconds(150)
+        }
+        let batch = try await queue.enqueue(urls: urls(1))
+        let first = try #require(try await queue.claim(upTo: 1, worker: worker).first)
+        // When the first attempt fails with a transient error
+        try await queue.finish(first, outcome: .failed(code: "http_503", message: "busy", isTransient: true), worker: worker)
+        // Then the job waits in the delayed set, not claimable yet, and its batch is not done
+        #expect(try await queue.claim(upTo: 1, worker: worker).isEmpty)
+        #expect(try await queue.statistics().delayed == 1)
+        #expect(try await queue.status(ofBatch: batch).ended == 0)
+        // …until its backoff (75–150 ms with jitter) has passed
+        try await Task.sleep(for: .milliseconds(200))
+        let second = try #require(try await queue.claim(upTo: 1, worker: worker).first)
+        #expect(second.id == first.id && second.attempt == 2)
+        // When the last attempt fails too, it fails for good
+        try await queue.finish(second, outcome: .failed(code: "http_503", message: "busy", isTransient: true), worker: worker)
+        let status = try await queue.status(ofBatch: batch)
+        #expect(status.failed == 1 && status.isFinished)
+        let dead = try await queue.deadLetters()
+        #expect(dead.map(\.id) == [first.id] && dead.first?.error == "http_503" && dead.first?.state == "failed")
+        let kinds = try await EventStream(queue: queue).read(batch: batch, after: .beginning, timeout: .milliseconds(50), using: makeClient()).map(\.kind)
+        #expect(kinds == [.started, .delayed, .started, .failed, .batchCompleted])
+    }
+
+    @Test func aPermanentFailureIsNotRetried() async throws {
+        let queue = try makeQueue { $0.retry.maximumAttempts = 5 }
+        let batch = try await queue.enqueue(urls: urls(1))
+        let job = try #require(try await queue.claim(upTo: 1, worker: worker).first)
+        try await queue.finish(job, outcome: .failed(code: "http_404", message: "gone"), worker: worker)
+        #expect(try await queue.status(ofBatch: batch).failed == 1)
+        #expect(try await queue.statistics().delayed == 0)
+    }
+
+    @Test func aJobWhoseLeaseKeepsExpiringIsDeadLetteredAsStalled() async throws {
+        // Given a job may stall once, with 200 ms leases
+        let queue = try makeQueue {
+            $0.leaseDuration = .milliseconds(200)
+            $0.maximumStalls = 1
+        }
+        let batch = try await queue.enqueue(urls: urls(1))
+        // When two workers in turn claim it and die
+        _ = try #require(try await queue.claim(upTo: 1, worker: "dies-1").first)
+        try await Task.sleep(for: .milliseconds(300))
+        let again = try #require(try await queue.claim(upTo: 1, worker: "dies-2").first)
+        #expect(again.attempt == 2)
+        try await Task.sleep(for: .milliseconds(300))
+        // Then the next sweep dead-letters it instead of handing it out a third time
+        #expect(try await queue.claim(upTo: 1, worker: "alive").isEmpty)
+        let status = try await queue.status(ofBatch: batch)
+        #expect(status.dead == 1 && status.isFinished)
+        #expect(try await queue.deadLetters().first?.error == "stalled")
+        let kinds = try await EventStream(queue: queue).read(batch: batch, after: .beginning, timeout: .milliseconds(50), using: makeClient()).map(\.kind)
+        #expect(kinds == [.started, .stalled, .started, .deadLettered, .batchCompleted])
+    }
+
+    @Test func aLeaseRenewalRecoversExpiredLeasesOfOtherWorkers() async throws {
+        // Given a busy worker that never claims, and a crashed one
+        let queue = try makeQueue { $0.leaseDuration = .milliseconds(200) }
+        _ = try await queue.enqueue(urls: urls(2))
+        let busy = try await queue.claim(upTo: 1, worker: "busy")
+        _ = try await queue.claim(upTo: 1, worker: "crashed")
+        // When the busy worker renews after the crashed worker's lease expired
+        try await Task.sleep(for: .milliseconds(150))
+        _ = try await queue.renewLeases(of: busy)
+        try await Task.sleep(for: .milliseconds(150))
+        _ = try await queue.renewLeases(of: busy)
+        // Then the crashed worker's job is queued again
+        #expect(try await queue.queuedCount() == 1)
+    }
+
+    @Test func backoffDoublesWithJitterAndStopsAfterTheLastAttempt() {
+        var policy = JobRetryPolicy()
+        policy.baseDelay = .seconds(2)
+        policy.maximumAttempts = 4
+        #expect(policy.delay(afterAttempt: 1, random: { $0.lowerBound }) == .seconds(1))
+        #expect(policy.delay(afterAttempt: 1, random: { $0.upperBound }) == .seconds(2))
+        #expect(policy.delay(afterAttempt: 3, random: { $0.upperBound }) == .seconds(8))
+        #expect(policy.delay(afterAttempt: 4) == nil)
+        policy.maximumAttempts = 40
+        #expect(policy.delay(afterAttempt: 30, random: { $0.upperBound }) == policy.maximumDelay)
+    }
+}
