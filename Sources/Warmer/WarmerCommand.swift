@@ -11,6 +11,7 @@ struct WarmerCommand: AsyncParsableCommand {
         version: WarmerVersion.current,
         subcommands: [
             WorkerCommand.self, EnqueueCommand.self, WatchCommand.self, StatusCommand.self,
+            CancelCommand.self, PriorityCommand.self, PauseCommand.self, ResumeCommand.self, DeadCommand.self,
             WarmCommand.self, CacheCommand.self,
         ]
     )

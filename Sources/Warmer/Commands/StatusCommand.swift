@@ -2,22 +2,27 @@ import ArgumentParser
 import Foundation
 import Scheduler
 
-/// `warmer status BATCH`: the batch's counters as JSON.
+/// `warmer status [BATCH]`: a batch's counters, or the queue's state, as JSON.
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Print a batch's counters as JSON."
+        abstract: "Print a batch's counters, or without a batch the queue's state, as JSON."
     )
 
     @OptionGroup var redis: RedisOptions
 
-    @Argument(help: "The batch id.")
-    var batch: String
+    @Argument(help: "The batch id; without it, the queue's queued/active/delayed/dead counts, intake backlog and pause.")
+    var batch: String?
 
     func run() async throws {
-        let status = try await redis.makeQueue().status(ofBatch: batch)
+        let queue = try redis.makeQueue()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        Console.write(String(decoding: try encoder.encode(status), as: UTF8.self) + "\n")
+        let data = if let batch {
+            try encoder.encode(try await queue.status(ofBatch: batch))
+        } else {
+            try encoder.encode(try await queue.statistics())
+        }
+        Console.write(String(decoding: data, as: UTF8.self) + "\n")
     }
 }

@@ -1,0 +1,29 @@
+import ArgumentParser
+import Scheduler
+
+/// `warmer cancel`: cancels a batch, or single jobs, on every worker.
+struct CancelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
+        abstract: "Cancel a batch, or single jobs, everywhere.",
+        discussion: "Queued jobs leave the queue at once; running jobs are aborted by whichever worker runs them, on any host, within moments. Every URL not yet ended counts as cancelled in its batch, with a cancelled event. Work another batch still needs goes on for that batch."
+    )
+
+    @OptionGroup var redis: RedisOptions
+
+    @Argument(help: ArgumentHelp("The batch to cancel.", valueName: "batch"))
+    var batch: String?
+
+    @Option(name: .customLong("job"), help: ArgumentHelp("A job to cancel in all its batches (repeatable).", valueName: "id"))
+    var jobs: [String] = []
+
+    func validate() throws {
+        guard (batch == nil) != jobs.isEmpty else { throw ValidationError("Give a batch id or --job IDs, not both") }
+    }
+
+    func run() async throws {
+        let queue = try redis.makeQueue()
+        let result = if let batch { try await queue.cancel(batch: batch) } else { try await queue.cancel(jobs: jobs) }
+        Console.write("cancelled \(result.cancelledJobs) job(s); \(result.abortedRunningJobs) running job(s) told to stop\n")
+    }
+}

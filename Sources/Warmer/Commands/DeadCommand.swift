@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Scheduler
+
+/// `warmer dead list|retry|purge`: the dead-letter set.
+struct DeadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dead",
+        abstract: "List, retry or purge dead-lettered jobs and intake documents.",
+        subcommands: [List.self, Retry.self, Purge.self]
+    )
+
+    /// `warmer dead list`.
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List dead letters, newest first: id, error, URL or document, reason.")
+
+        @OptionGroup var redis: RedisOptions
+
+        @Option(help: "How many to list.")
+        var limit = 100
+
+        @Flag(help: "One JSON object per line with every field.")
+        var json = false
+
+        func run() async throws {
+            let letters = try await redis.makeQueue().deadLetters(limit: limit)
+            for letter in letters {
+                if json {
+                    var fields = letter.fields
+                    fields["deadLetteredAt"] = String(letter.deadLetteredAt)
+                    let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
+                    Console.write(String(decoding: data, as: UTF8.self) + "\n")
+                } else {
+                    let subject = letter.isDocument ? "document " + String((letter.fields["document"] ?? "").prefix(60)) : (letter.url ?? "")
+                    Console.write("\(letter.id)\t\(letter.error ?? "-")\t\(subject)\t\(letter.message ?? "")\n")
+                }
+            }
+        }
+    }
+
+    /// `warmer dead retry`.
+    struct Retry: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run dead-lettered jobs again (they count again in their batches); push documents to the intake again.")
+
+        @OptionGroup var redis: RedisOptions
+        @OptionGroup var selection: DeadLetterSelection
+
+        func run() async throws {
+            let count = try await redis.makeQueue().retryDeadLetters(selection.ids)
+            Console.write("retried \(count)\n")
+        }
+    }
+
+    /// `warmer dead purge`.
+    struct Purge: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete dead letters for good.")
+
+        @OptionGroup var redis: RedisOptions
+        @OptionGroup var selection: DeadLetterSelection
+
+        func run() async throws {
+            let count = try await redis.makeQueue().purgeDeadLetters(selection.ids)
+            Console.write("purged \(count)\n")
+        }
+    }
+}
+
+/// Which dead letters `retry` and `purge` act on: the ids given, or `--all`.
+struct DeadLetterSelection: ParsableArguments {
+    @Argument(help: ArgumentHelp("Dead-letter ids (see `warmer dead list`).", valueName: "id"))
+    var given: [String] = []
+
+    @Flag(help: "Every dead letter of the queue.")
+    var all = false
+
+    func validate() throws {
+        guard all != !given.isEmpty else { throw ValidationError("Give dead-letter ids or --all") }
+    }
+
+    /// The ids, or `nil` for all.
+    var ids: [String]? { all ? nil : given }
+}
