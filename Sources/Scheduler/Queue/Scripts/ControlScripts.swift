@@ -37,7 +37,7 @@ for _, id in ipairs(ids) do
         redis.call('SREM', batchKey(b) .. ':jobs', id)
         if redis.call('EXISTS', batchKey(b)) == 1 then
           redis.call('HINCRBY', batchKey(b), 'cancelled', count)
-          emit(b, fields)
+          emit(b, fields, true)
           touched[b] = true
         end
       end

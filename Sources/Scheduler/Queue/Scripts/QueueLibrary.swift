@@ -81,13 +81,14 @@ local function xadd(key, maxLength, fields)
   redis.call('XADD', key, 'MAXLEN', '~', maxLength, '*', unpack(fields))
 end
 
--- Publishes `fields` with `batch` to the queue's stream and the batch's stream.
-local function emit(batch, fields)
+-- Publishes `fields` with `batch` to the queue's stream and the batch's
+-- stream (unless the batch hash is gone; `exists` skips that check).
+local function emit(batch, fields, exists)
   local n = #fields
   fields[n + 1] = 'batch'
   fields[n + 2] = batch
   xadd(K.events, Q.maxEvents, fields)
-  if batch ~= '' and redis.call('EXISTS', batchKey(batch)) == 1 then
+  if batch ~= '' and (exists or redis.call('EXISTS', batchKey(batch)) == 1) then
     xadd(batchKey(batch) .. ':events', Q.maxBatchEvents, fields)
   end
   fields[n + 1] = nil
@@ -119,7 +120,7 @@ local function completeBatchIfDone(batch, at)
   if ended < (tonumber(c[1]) or 0) then return end
   redis.call('HSET', key, 'finishedAt', integer(at))
   emit(batch, { 'v', '1', 'type', 'batchCompleted', 'ts', integer(at), 'total', c[1], 'completed', c[2] or '0',
-    'failed', c[3] or '0', 'cancelled', c[4] or '0', 'dead', c[5] or '0' })
+    'failed', c[3] or '0', 'cancelled', c[4] or '0', 'dead', c[5] or '0' }, true)
   for _, suffix in ipairs({ '', ':events', ':jobs' }) do redis.call('EXPIRE', key .. suffix, Q.retention) end
 end
 
@@ -131,7 +132,7 @@ local function countInBatches(job, counter, fields, at)
     if redis.call('EXISTS', key) == 1 then
       redis.call('HINCRBY', key, counter, job.counts[batch] or 1)
       redis.call('SREM', key .. ':jobs', job.id)
-      emit(batch, fields)
+      emit(batch, fields, true)
       completeBatchIfDone(batch, at)
     end
   end
@@ -142,9 +143,13 @@ end
 -- purged); the others expire after the retention.
 local function finalize(job, state, at, worker, extra)
   local key = jobKey(job.id)
-  redis.call('ZREM', K.leases, job.id)
-  redis.call('ZREM', K.queue, job.id)
-  redis.call('ZREM', K.delayed, job.id)
+  if job.state == 'queued' then
+    redis.call('ZREM', K.queue, job.id)
+  elseif job.state == 'delayed' then
+    redis.call('ZREM', K.delayed, job.id)
+  else
+    redis.call('ZREM', K.leases, job.id)
+  end
   redis.call('HDEL', key, 'lease')
   redis.call('HSET', key, 'state', state, 'finishedAt', integer(at))
   releaseWork(job)
