@@ -4,10 +4,11 @@
 #   make bench     warmer vs curl --parallel download throughput (BENCH_COUNT=300)
 #   make bench-processed   320-px JPEG thumbnails: warmer vs vipsthumbnail, one process per core
 #   make bench-http-cache  --cache-mode http: re-warming a warm corpus (fresh, 304s) vs the first warming
+#   make bench-queue       the Redis queue's own overhead: disk-hit jobs/s, enqueue cost, redis-benchmark
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test bench bench-processed bench-http-cache build release clean
+.PHONY: demo test bench bench-processed bench-http-cache bench-queue build release clean
 
 demo:
 	scripts/demo.sh
@@ -23,6 +24,9 @@ bench-processed:
 
 bench-http-cache:
 	bench/http-cache.sh
+
+bench-queue:
+	bench/queue.sh
 
 build:
 	swift build

@@ -1,0 +1,325 @@
+#!/usr/bin/env bash
+# The Redis queue's own overhead: how many jobs a second one worker gets
+# through when every job is a disk-cache hit, what enqueueing a large batch
+# costs, and what the same Redis server does on `redis-benchmark`, for scale.
+#
+#   bench/queue.sh                          (or: make bench-queue)
+#   BENCH_QUEUE_JOBS=20000 bench/queue.sh   (jobs in the throughput batch, default 20000)
+#   BENCH_QUEUE_CONCURRENCY=64              (the worker's --concurrency, default 64)
+#   BENCH_ENQUEUE_URLS=100000               (URLs in the enqueue-cost batch, default 100000)
+#   BENCH_TIMEOUT=600                       (seconds a batch may take)
+#
+# 1. Throughput. BENCH_QUEUE_JOBS distinct URLs, ORIGIN/<smallest corpus
+#    file>?n=1..N (nginx ignores the query; the cache key is the whole URL),
+#    are warmed once into one cache with `warmer warm` (no Redis). Then, three
+#    times, one `warmer worker --cache-dir THAT_CACHE` on a fresh queue gets
+#    the whole list as one batch (`warmer enqueue`); the clock runs from the
+#    moment `warmer enqueue` returns to the batch's `finishedAt` in Redis.
+#    Every job is a disk hit (a stat and a touch of the file), so what is
+#    left is the queue: claim, `started` event, finish script. jobs/s counts
+#    the jobs that ended in that window (the worker starts on the first
+#    2,000-URL chunk while the rest is still being enqueued; those jobs are
+#    reported, not counted).
+# 2. Enqueue cost. `warmer enqueue` of BENCH_ENQUEUE_URLS URLs as one batch
+#    into a queue with no worker, three times, each on a fresh queue, timed
+#    around the whole command (process start-up and reading the file
+#    included).
+# 3. For scale: `redis-benchmark -q -n 200000 -t set,lpush,zadd`, and SET
+#    pipelined 16 deep (-P 16), against the same redis-server.
+#
+# Correctness fails the bench (a batch's counters other than completed = N,
+# failed = 0; an enqueued total other than N; any origin request while the
+# queue runs); the targets (5,000 jobs/s, enqueue in 2 s) are only reported.
+# See bench/README.md.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# shellcheck source=bench/lib.sh
+source bench/lib.sh
+
+JOBS=${BENCH_QUEUE_JOBS:-20000}
+ENQUEUE_URLS=${BENCH_ENQUEUE_URLS:-100000}
+# warmer_start runs the worker with --concurrency $PARALLEL (bench/lib.sh).
+PARALLEL=${BENCH_QUEUE_CONCURRENCY:-64}
+RUNS=3
+JOBS_TARGET=5000   # jobs/s, one worker, disk hits
+ENQUEUE_TARGET=2   # seconds for BENCH_ENQUEUE_URLS URLs
+REDIS_BENCHMARK_REQUESTS=200000
+
+if ! command -v redis-benchmark >/dev/null 2>&1; then
+  log "redis-benchmark not found (Debian: redis-tools, which redis-server depends on); part 3 is skipped"
+fi
+
+bench_setup
+
+# --- Helpers ------------------------------------------------------------------
+# rcli ARGS...: redis-cli against the bench's Redis.
+rcli() { redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"; }
+
+# delete_queue NAME: delete every key of queue NAME (docs/wire-format.md:
+# they all start with warmer:{NAME}:), so that finished runs do not grow
+# Redis for the next ones. One Lua script SCANs and UNLINKs server-side
+# (redis-cli 7.0's --scan has no --count, and 10 keys a round trip is slow).
+delete_queue() {
+  rcli eval "local cursor = '0'
+    repeat
+      local reply = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000)
+      cursor = reply[1]
+      for _, key in ipairs(reply[2]) do redis.call('UNLINK', key) end
+    until cursor == '0'" 0 "warmer:{$1}:*" >/dev/null
+}
+
+# url_list FILE COUNT: COUNT distinct URLs of one small corpus file.
+url_list() {
+  awk -v base="$ORIGIN_URL/$(basename "$SMALLEST")" -v n="$2" \
+    'BEGIN { for (i = 1; i <= n; i++) print base "?n=" i }' >"$1"
+}
+
+# status_field JSON NAME: a number from `warmer status` (pretty JSON, one key
+# per line: "completed" : 20000,).
+status_field() {
+  awk -v key="\"$2\"" '$1 == key { gsub(/[^0-9]/, "", $NF); print $NF; found = 1 } END { exit !found }' <<<"$1"
+}
+
+# redis_cpu: seconds of CPU redis-server has used (user + sys, INFO cpu).
+redis_cpu() {
+  rcli info cpu | tr -d '\r' | awk -F: '/^used_cpu_(user|sys):/ { s += $2 } END { printf "%.3f", s }'
+}
+
+# process_cpu PID: seconds of CPU process PID has used (utime + stime).
+process_cpu() {
+  awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f", ($14 + $15) / hz }' "/proc/$1/stat"
+}
+
+# machine_cpu: seconds of CPU the whole machine has been busy, all cores
+# (/proc/stat: user, nice, system, irq, softirq, steal).
+machine_cpu() {
+  awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.3f", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat
+}
+CORES=$(nproc)
+
+# wait_quiet PID: wait (at most 10 s) until process PID has used no CPU for
+# 0.3 s. A worker's disk cache sweeps 1 s after it opens (and every 30 s),
+# stat()ing every file: for 20,000 entries about 0.2 s of CPU, which must not
+# fall into the timed window or the enqueue.
+wait_quiet() {
+  local pid=$1 before after deadline=$((SECONDS + 10))
+  after=$(process_cpu "$pid")
+  while ((SECONDS < deadline)); do
+    sleep 0.3
+    before=$after
+    after=$(process_cpu "$pid")
+    if [[ $before == "$after" ]]; then return 0; fi
+  done
+}
+
+# best_max LIST / best_min LIST / median LIST: of a space-separated list.
+best_max() { tr ' ' '\n' <<<"$1" | grep . | sort -g | tail -n 1; }
+best_min() { tr ' ' '\n' <<<"$1" | grep . | sort -g | head -n 1; }
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# --- 1. Queue throughput, every job a disk hit --------------------------------
+SMALLEST=$(find "$CORPUS" -maxdepth 1 -name 'img-*' -type f -printf '%s %p\n' | sort -n | head -n 1 | cut -d' ' -f2-)
+JOB_URLS="$WORK/urls-queue.txt"
+CACHE="$WORK/cache-queue"
+url_list "$JOB_URLS" "$JOBS"
+
+log "warming $JOBS URLs of $(basename "$SMALLEST") ($(stat -c %s "$SMALLEST") bytes) into $CACHE"
+warm_start=$(now)
+if ! "$warmer" warm --cache-dir "$CACHE" --concurrency 32 "$JOB_URLS" >"$WORK/warm.log" 2>&1; then
+  log "warmer warm failed; see $WORK/warm.log"
+  tail -n 5 "$WORK/warm.log" >&2
+  exit 1
+fi
+log "$(tail -n 1 "$WORK/warm.log") (wall $(elapsed "$warm_start" "$(now)")s)"
+
+# queue_run N: one worker with the warm cache, one batch of every URL. Sets
+# run_jobs_per_s, run_batch_jobs_per_s, run_seconds, run_early (jobs ended
+# before `warmer enqueue` returned), run_enqueue_seconds, the CPU the worker
+# and Redis used per job in the window (run_worker_us, run_redis_us), and
+# the share of all cores that the worker, Redis and everything else on the
+# machine used in it (run_worker_pct, run_redis_pct, run_other_pct: another
+# job on a shared machine shows up in the last).
+queue_run() {
+  local n=$1 start finished created enqueue_start batch_key early status_json field value expected
+  local worker_cpu0 redis_cpu0 machine_cpu0 worker_cpu redis_cpu machine_cpu seen requests_before requests deadline
+  warmer_start "queue-$n" "$CACHE"
+  sleep 0.5 # the first sweep starts about 1 s after the worker
+  wait_quiet "$worker_pid"
+  requests_before=$(wc -l <"$ORIGIN_LOG")
+
+  enqueue_start=$(now)
+  batch_id=$("$warmer" enqueue --queue "$worker_queue" "$JOB_URLS")
+  start=$(now)
+  batch_key="warmer:{$worker_queue}:batch:$batch_id"
+  early=$(rcli hget "$batch_key" completed)
+  worker_cpu0=$(process_cpu "$worker_pid")
+  redis_cpu0=$(redis_cpu)
+  machine_cpu0=$(machine_cpu)
+
+  # Wait for the batch's finishedAt (set by the finish script of its last
+  # job). A redis-cli HGET every 0.1 s costs next to nothing; `warmer watch`
+  # would replay and print every event, and `warmer status` would start a
+  # Swift process each time, both on the cores the worker and Redis need.
+  # The end of the window is finishedAt itself, not when we notice it.
+  deadline=$((SECONDS + WATCH_TIMEOUT))
+  until finished=$(rcli hget "$batch_key" finishedAt) && [[ -n $finished ]]; do
+    if ((SECONDS >= deadline)); then
+      log "queue run $n: batch $batch_id not finished after ${WATCH_TIMEOUT}s; see $WORK/worker-queue-$n.log"
+      "$warmer" status --queue "$worker_queue" "$batch_id" >&2 || true
+      exit 1
+    fi
+    if ! kill -0 "$worker_pid" 2>/dev/null; then
+      log "queue run $n: the worker exited; see $WORK/worker-queue-$n.log"
+      tail -n 20 "$WORK/worker-queue-$n.log" >&2
+      exit 1
+    fi
+    sleep 0.1
+  done
+  seen=$(now)
+  worker_cpu=$(awk -v a="$worker_cpu0" -v b="$(process_cpu "$worker_pid")" 'BEGIN { print b - a }')
+  redis_cpu=$(awk -v a="$redis_cpu0" -v b="$(redis_cpu)" 'BEGIN { print b - a }')
+  machine_cpu=$(awk -v a="$machine_cpu0" -v b="$(machine_cpu)" 'BEGIN { print b - a }')
+  run_worker_us=$(awk -v c="$worker_cpu" -v n="$((JOBS - early))" 'BEGIN { printf "%.0f", c * 1e6 / n }')
+  run_redis_us=$(awk -v c="$redis_cpu" -v n="$((JOBS - early))" 'BEGIN { printf "%.0f", c * 1e6 / n }')
+  # Shares of the machine (all cores) from enqueue's return to when the loop
+  # above saw the batch finished.
+  read -r run_worker_pct run_redis_pct run_other_pct < <(awk -v w="$worker_cpu" -v r="$redis_cpu" -v m="$machine_cpu" \
+    -v t="$(elapsed "$start" "$seen")" -v cores="$CORES" 'BEGIN {
+      all = t * cores / 100
+      o = (m - w - r) / all
+      printf "%.0f %.0f %.0f\n", w / all, r / all, (o > 0) ? o : 0 }')
+
+  # The counters, as `warmer status` reports them.
+  status_json=$("$warmer" status --queue "$worker_queue" "$batch_id")
+  for field in total completed failed cancelled dead; do
+    case $field in
+      total | completed) expected=$JOBS ;;
+      *) expected=0 ;;
+    esac
+    value=$(status_field "$status_json" "$field") || value=missing
+    if [[ $value != "$expected" ]]; then
+      log "queue run $n: batch $batch_id: $field is $value (expected total = completed = $JOBS, no failed, cancelled or dead):"
+      echo "$status_json" >&2
+      exit 1
+    fi
+  done
+  # Every job must have been a cache hit: no request reached the origin.
+  requests=$(($(wc -l <"$ORIGIN_LOG") - requests_before))
+  if ((requests != 0)); then
+    log "queue run $n: $requests requests reached the origin; the jobs were not all cache hits, e.g.:"
+    tail -n "$requests" "$ORIGIN_LOG" | head -n 5 >&2
+    exit 1
+  fi
+
+  created=$(status_field "$status_json" createdAt)
+  warmer_stop
+  delete_queue "$worker_queue"
+
+  run_early=$early
+  run_enqueue_seconds=$(elapsed "$enqueue_start" "$start")
+  run_seconds=$(awk -v s="$start" -v f="$finished" 'BEGIN { printf "%.3f", f / 1000 - s }')
+  run_jobs_per_s=$(awk -v n="$((JOBS - early))" -v t="$run_seconds" 'BEGIN { printf "%.0f", n / t }')
+  run_batch_jobs_per_s=$(awk -v n="$JOBS" -v c="$created" -v f="$finished" 'BEGIN { printf "%.0f", n * 1000 / (f - c) }')
+}
+
+QUEUE_RATES="" BATCH_RATES="" WORKER_US="" REDIS_US="" OTHER_PCT=""
+for n in $(seq 1 "$RUNS"); do
+  queue_run "$n"
+  log "queue run $n: enqueue ${run_enqueue_seconds}s ($run_early jobs ended meanwhile)," \
+    "then $((JOBS - run_early)) jobs in ${run_seconds}s: $run_jobs_per_s jobs/s" \
+    "(whole batch, created to finished: $run_batch_jobs_per_s jobs/s);" \
+    "CPU per job: worker $run_worker_us us, redis $run_redis_us us;" \
+    "of the machine's $CORES cores: worker $run_worker_pct%, redis $run_redis_pct%, other processes $run_other_pct%;" \
+    "peak RSS $((run_rss_kib / 1024)) MiB"
+  QUEUE_RATES+="$run_jobs_per_s " BATCH_RATES+="$run_batch_jobs_per_s "
+  WORKER_US+="$run_worker_us " REDIS_US+="$run_redis_us " OTHER_PCT+="$run_other_pct "
+done
+
+# --- 2. Enqueue cost, no worker -----------------------------------------------
+ENQUEUE_LIST="$WORK/urls-enqueue.txt"
+url_list "$ENQUEUE_LIST" "$ENQUEUE_URLS"
+
+# enqueue_run N: `warmer enqueue` of the whole list on a fresh queue; sets
+# run_seconds and run_redis_seconds (Redis' CPU in that time).
+enqueue_run() {
+  local n=$1 queue="bench-$$-enqueue-$1" start end id status_json total redis_cpu0
+  redis_cpu0=$(redis_cpu)
+  start=$(now)
+  id=$("$warmer" enqueue --queue "$queue" "$ENQUEUE_LIST")
+  end=$(now)
+  run_redis_seconds=$(awk -v a="$redis_cpu0" -v b="$(redis_cpu)" 'BEGIN { printf "%.3f", b - a }')
+  status_json=$("$warmer" status --queue "$queue" "$id")
+  total=$(status_field "$status_json" total) || total=missing
+  if [[ $total != "$ENQUEUE_URLS" ]]; then
+    log "enqueue run $n: batch $id has total $total, expected $ENQUEUE_URLS:"
+    echo "$status_json" >&2
+    exit 1
+  fi
+  delete_queue "$queue"
+  run_seconds=$(elapsed "$start" "$end")
+}
+
+ENQUEUE_SECONDS="" ENQUEUE_REDIS=""
+for n in $(seq 1 "$RUNS"); do
+  enqueue_run "$n"
+  log "enqueue run $n: $ENQUEUE_URLS URLs in ${run_seconds}s" \
+    "($(awk -v n="$ENQUEUE_URLS" -v t="$run_seconds" 'BEGIN { printf "%.0f", n / t }') URLs/s; Redis CPU ${run_redis_seconds}s)"
+  ENQUEUE_SECONDS+="$run_seconds " ENQUEUE_REDIS+="$run_redis_seconds "
+done
+
+# --- 3. redis-benchmark on the same server, for scale -------------------------
+# redis_benchmark ARGS...: the "NAME: RATE" pairs of `redis-benchmark -q`
+# (which redraws its progress with carriage returns; the final lines read
+# "SET: 104821.80 requests per second, p50=0.247 msec").
+redis_benchmark() {
+  redis-benchmark -h 127.0.0.1 -p "$REDIS_PORT" -q -n "$REDIS_BENCHMARK_REQUESTS" "$@" |
+    tr '\r' '\n' | awk '/requests per second/ { sub(/:$/, "", $1); print $1, $2 }'
+}
+declare -A RB_RATE=()
+if command -v redis-benchmark >/dev/null 2>&1; then
+  log "redis-benchmark -n $REDIS_BENCHMARK_REQUESTS -t set,lpush,zadd, then SET -P 16"
+  while read -r name rate; do RB_RATE[$name]=$rate; done < <(redis_benchmark -t set,lpush,zadd)
+  while read -r name rate; do RB_RATE["$name -P 16"]=$rate; done < <(redis_benchmark -t set -P 16)
+fi
+stop_services
+
+# --- Report -------------------------------------------------------------------
+jobs_best=$(best_max "$QUEUE_RATES") jobs_median=$(median "$QUEUE_RATES")
+enqueue_best=$(best_min "$ENQUEUE_SECONDS") enqueue_median=$(median "$ENQUEUE_SECONDS")
+# met VALUE TARGET higher|lower: "met" or "NOT met".
+met() { awk -v v="$1" -v t="$2" -v w="$3" 'BEGIN { print ((w == "higher") ? v >= t : v <= t) ? "met" : "NOT met" }'; }
+
+printf '\n1. queue throughput: %d jobs, every one a disk hit; 1 worker, --concurrency %d; %d runs\n' "$JOBS" "$PARALLEL" "$RUNS"
+printf '%-52s %9s %9s\n' "" best median
+printf '%-52s %9d %9d\n' "jobs/s (from enqueue's return to finishedAt)" "$jobs_best" "$jobs_median"
+printf '%-52s %9d %9d\n' "jobs/s (whole batch, createdAt to finishedAt)" "$(best_max "$BATCH_RATES")" "$(median "$BATCH_RATES")"
+printf '%-52s %9d %9d\n' "worker CPU per job, us" "$(best_min "$WORKER_US")" "$(median "$WORKER_US")"
+printf '%-52s %9d %9d\n' "redis-server CPU per job, us" "$(best_min "$REDIS_US")" "$(median "$REDIS_US")"
+printf '%-52s %9d %9d\n' "other processes' CPU, % of the machine's $CORES cores" "$(best_min "$OTHER_PCT")" "$(median "$OTHER_PCT")"
+
+printf '\n2. enqueue: %d URLs in one batch, no worker; %d runs\n' "$ENQUEUE_URLS" "$RUNS"
+printf '%-52s %9s %9s\n' "" best median
+printf '%-52s %9.3f %9.3f\n' "seconds (warmer enqueue, start-up included)" "$enqueue_best" "$enqueue_median"
+printf '%-52s %9.0f %9.0f\n' "URLs/s" \
+  "$(awk -v n="$ENQUEUE_URLS" -v t="$enqueue_best" 'BEGIN { print n / t }')" \
+  "$(awk -v n="$ENQUEUE_URLS" -v t="$enqueue_median" 'BEGIN { print n / t }')"
+printf '%-52s %9.3f %9.3f\n' "redis-server CPU, seconds" "$(best_min "$ENQUEUE_REDIS")" "$(median "$ENQUEUE_REDIS")"
+
+printf '\n3. redis-benchmark -n %d (50 clients), same redis-server\n' "$REDIS_BENCHMARK_REQUESTS"
+if ((${#RB_RATE[@]} == 0)); then
+  echo "   (skipped: no redis-benchmark)"
+else
+  for name in SET LPUSH ZADD "SET -P 16"; do
+    printf '%-52s %9.0f requests/s\n' "$name" "${RB_RATE[$name]:-0}"
+  done
+fi
+
+printf '\nsummary\n'
+printf '%-52s %9d   target %d: %s\n' "jobs/s, median of $RUNS" "$jobs_median" "$JOBS_TARGET" "$(met "$jobs_median" "$JOBS_TARGET" higher)"
+printf '%-52s %9.3f   target %d s: %s\n' "enqueue of $ENQUEUE_URLS URLs, seconds, median of $RUNS" "$enqueue_median" "$ENQUEUE_TARGET" "$(met "$enqueue_median" "$ENQUEUE_TARGET" lower)"
+if [[ -n ${RB_RATE[SET]:-} ]]; then
+  printf '%-52s %9.3f   (best %.3f)\n' "jobs/s / redis-benchmark SET requests/s (median)" \
+    "$(awk -v j="$jobs_median" -v s="${RB_RATE[SET]}" 'BEGIN { print j / s }')" \
+    "$(awk -v j="$jobs_best" -v s="${RB_RATE[SET]}" 'BEGIN { print j / s }')"
+fi
