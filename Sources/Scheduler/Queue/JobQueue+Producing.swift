@@ -6,8 +6,10 @@ extension JobQueue {
     /// A URL whose work (same URL, destination and processing) is already
     /// queued or running for another batch is not queued again: the running
     /// job counts in this batch too, at the higher of the two priorities.
-    /// Large batches go in chunks of `enqueueChunkSize`; the batch's total
-    /// grows by the whole count with the first, so it cannot finish early.
+    /// Large batches go in chunks of `enqueueChunkSize`, each one atomic
+    /// script call; the batch's total grows by the whole count with the
+    /// first, so it cannot finish early. The chunks after the first are
+    /// pipelined, so Redis works while the next ones are on their way.
     ///
     /// - Parameter batchID: a batch to create or append to; a new random id when `nil`.
     public func enqueue(
@@ -17,12 +19,26 @@ extension JobQueue {
         guard !urls.isEmpty else { throw .emptyBatch }
         let batch = batchID ?? Self.makeBatchID()
         guard Self.isValidBatchID(batch) else { throw .invalidBatchID(batch) }
-        var start = 0
-        while start < urls.count {
-            let end = min(start + configuration.enqueueChunkSize, urls.count)
-            let total = start == 0 ? urls.count : 0
-            try await run(enqueueScript, [batch, priority.rawValue, destination.rawValue, processing, String(total)] + urls[start..<end])
-            start = end
+        let header = [batch, priority.rawValue, destination.rawValue, processing]
+        let size = max(1, configuration.enqueueChunkSize)
+        let first = min(size, urls.count)
+        try await run(enqueueScript, header + [String(urls.count)] + urls[0..<first])
+        let rest = stride(from: first, to: urls.count, by: size).map { $0..<min($0 + size, urls.count) }
+        // Eight chunks per round trip: a pipeline, without holding every
+        // command of a huge batch in memory at once.
+        for group in stride(from: 0, to: rest.count, by: 8).map({ rest[$0..<min($0 + 8, rest.count)] }) {
+            let replies: [RedisReply]
+            do {
+                replies = try await client.pipeline(group.map { evalCommand(enqueueScript, header + ["0"] + urls[$0]) })
+            } catch {
+                throw .redis(error)
+            }
+            for (range, reply) in zip(group, replies) {
+                guard case .error(let message) = reply else { continue }
+                // Redis restarted and lost its scripts: send this chunk again the long way.
+                guard message.hasPrefix("NOSCRIPT") else { throw .redis(.server(message)) }
+                try await run(enqueueScript, header + ["0"] + urls[range])
+            }
         }
         return batch
     }

@@ -67,6 +67,12 @@ public final class JobQueue: Sendable {
         }
     }
 
+    /// The EVALSHA command that runs `script` with `arguments`, for pipelining
+    /// several calls (the script must be loaded: run it once with `run` first).
+    func evalCommand(_ script: QueueScript, _ arguments: [String]) -> [String] {
+        ["EVALSHA", script.script.sha1, "1", keys.queue] + context + arguments
+    }
+
     /// Sends a plain command.
     @discardableResult
     func send(_ command: [String]) async throws(SchedulerError) -> RedisReply {

@@ -49,7 +49,7 @@ end
 local function readJob(id)
   local flat = redis.call('HGETALL', jobKey(id))
   if #flat == 0 then return nil end
-  local job = { batches = {}, counts = {} }
+  local job = { id = id, batches = {}, counts = {} }
   for i = 1, #flat, 2 do
     local field, value = flat[i], flat[i + 1]
     if string.sub(field, 1, 2) == 'b:' then

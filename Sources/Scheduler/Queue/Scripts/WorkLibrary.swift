@@ -26,36 +26,42 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
   local base = tonumber(redis.call('GET', K.clock) or '0')
   if base < at * 1000 then base = at * 1000 end
   local batchField = 'b:' .. batch
-  local added = 0
+  local enqueuedAt = integer(at)
+  -- Ids for every URL are reserved at once; ids of URLs that join a live job stay unused.
+  local nextID = redis.call('INCRBY', K.seq, #urls) - #urls
+  local scored, members = {}, {}
   for _, url in ipairs(urls) do
+    nextID = nextID + 1
+    local id = tostring(nextID)
     local field = destination .. '|' .. processing .. '|' .. url
-    local existing = redis.call('HGET', K.work, field)
-    if existing then
+    if redis.call('HSETNX', K.work, field, id) == 1 then
+      base = base + 1
+      local score = integer(base + bandOffset(band))
+      redis.call('HSET', jobKey(id), 'url', url, 'batch', batch, batchField, 1, 'nbatches', 1, 'priority', priority,
+        'destination', destination, 'processing', processing, 'state', 'queued', 'base', integer(base),
+        'score', score, 'enqueuedAt', enqueuedAt)
+      scored[#scored + 1] = score
+      scored[#scored + 1] = id
+      members[#members + 1] = id
+    else
+      local existing = redis.call('HGET', K.work, field)
       local jkey = jobKey(existing)
       if redis.call('HINCRBY', jkey, batchField, 1) == 1 then redis.call('HINCRBY', jkey, 'nbatches', 1) end
-      redis.call('SADD', jobsKey, existing)
+      members[#members + 1] = existing
       local current = redis.call('HMGET', jkey, 'priority', 'state', 'base')
       if (BANDS[current[1]] or 2) > band then
         local score = scoreOf(current[3], priority)
         redis.call('HSET', jkey, 'priority', priority, 'score', score)
         if current[2] == 'queued' then redis.call('ZADD', K.queue, 'XX', score, existing) end
       end
-    else
-      local id = tostring(redis.call('INCR', K.seq))
-      base = base + 1
-      local score = integer(base + bandOffset(band))
-      redis.call('HSET', jobKey(id), 'id', id, 'url', url, 'batch', batch, batchField, 1, 'nbatches', 1,
-        'priority', priority, 'destination', destination, 'processing', processing, 'state', 'queued',
-        'attempts', 0, 'claims', 0, 'stalls', 0, 'base', integer(base), 'score', score, 'enqueuedAt', integer(at))
-      redis.call('ZADD', K.queue, score, id)
-      redis.call('HSET', K.work, field, id)
-      redis.call('SADD', jobsKey, id)
-      added = added + 1
     end
   end
+  -- Many members per command, in slices that stay well inside Lua's stack.
+  for i = 1, #scored, 1000 do redis.call('ZADD', K.queue, unpack(scored, i, math.min(i + 999, #scored))) end
+  for i = 1, #members, 1000 do redis.call('SADD', jobsKey, unpack(members, i, math.min(i + 999, #members))) end
   redis.call('SET', K.clock, integer(base))
   wakeIdleWorkers()
-  return added
+  return #scored / 2
 end
 
 -- Moves retries whose backoff has passed back into the queue, at their score.
