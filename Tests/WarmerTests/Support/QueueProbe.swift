@@ -7,17 +7,19 @@ import TestSupport
 struct QueueProbe: Sendable {
     /// The unique queue name.
     let name: String
-    /// `redis://127.0.0.1:PORT` of the test redis-server.
+    /// `redis://127.0.0.1:PORT` of the Redis the queue lives in.
     let redisURL: String
     let queue: JobQueue
     let events: EventStream
     /// Reserved for XREAD BLOCK.
     private let blockingClient: RedisClient
 
-    init() throws {
+    /// - Parameter redisURL: the Redis to use; the test redis-server of
+    ///   `scripts/test.sh` when nil (a test's own `RedisServer` otherwise).
+    init(redisURL: String? = nil) throws {
         name = TestEnvironment.uniqueName("q")
-        redisURL = try TestEnvironment.redisURL()
-        let url = try RedisURL(parsing: redisURL)
+        self.redisURL = try redisURL ?? TestEnvironment.redisURL()
+        let url = try RedisURL(parsing: self.redisURL)
         queue = try JobQueue(client: RedisClient(url: url, name: "test-redis"), name: name)
         blockingClient = RedisClient(url: url, name: "test-redis-blocking")
         events = EventStream(queue: queue)
@@ -81,9 +83,13 @@ struct QueueProbe: Sendable {
 }
 
 extension JobEvent {
-    /// Short form for failure messages: `ts type job url bytes error`.
+    /// The `worker` field (`host:pid:xxxx`), empty when absent: match a
+    /// `RunningWorker` with `contains(":\(worker.processIdentifier):")`.
+    var worker: String { fields["worker"] ?? "" }
+
+    /// Short form for failure messages: `ts type job url bytes error worker`.
     var summary: String {
-        [fields["ts"] ?? "-", kind.rawValue, jobID ?? "-", url ?? "-", fields["bytes"] ?? "", fields["error"] ?? ""]
+        [fields["ts"] ?? "-", kind.rawValue, jobID ?? "-", url ?? "-", fields["bytes"] ?? "", fields["error"] ?? "", worker]
             .filter { !$0.isEmpty }.joined(separator: " ")
     }
 }

@@ -41,7 +41,18 @@ final class RunningWorker: Sendable {
         process.send(SIGTERM)
     }
 
-    /// Whether `requestStop()` was called.
+    /// Sends SIGKILL: a crash the test causes on purpose. Recorded like
+    /// `requestStop()`, so `withWorkers` does not report the death as the
+    /// worker's own. Waits for the exit and returns it (nil if the process
+    /// is somehow still there after 10 s).
+    @discardableResult
+    func kill() async -> CommandResult? {
+        stopSent.store(true, ordering: .sequentiallyConsistent)
+        process.send(SIGKILL)
+        return await process.waitForExit(timeout: .seconds(10))
+    }
+
+    /// Whether the test stopped the worker itself, with `requestStop()` or `kill()`.
     var wasAskedToStop: Bool { stopSent.load(ordering: .sequentiallyConsistent) }
 
     /// SIGTERM, then waits for the exit: up to the grace period plus `margin`,
@@ -64,8 +75,8 @@ final class RunningWorker: Sendable {
 /// worker flags in `arguments`), waits until
 /// they are ready, runs `body`, and stops them (SIGTERM, wait) however `body`
 /// ends. Records an issue when a worker died during `body`, or does not stop
-/// cleanly with status 0 (unless `body` stopped it with `requestStop()` and
-/// checked that itself).
+/// cleanly with status 0 (unless `body` stopped it with `requestStop()` or
+/// `kill()` and checked that itself).
 func withWorkers<Result>(
     _ count: Int = 1, queue: QueueProbe, cacheDirectory: URL, concurrency: Int = 4, gracePeriod: Int = 10,
     arguments: [String] = [],
