@@ -1,13 +1,19 @@
 import Foundation
 import Synchronization
 
-/// A Redis client for async code: one connection on its own thread, with
+/// A Redis client for async code: connections on threads of their own, with
 /// automatic pipelining.
 ///
-/// hiredis calls block, so they never run on Swift's cooperative pool: the
-/// client's thread takes every command queued since its last round trip and
-/// sends them as one pipeline. Many concurrent callers therefore cost one
+/// hiredis calls block, so they never run on Swift's cooperative pool: a
+/// connection's thread takes every command queued since its last round trip
+/// and sends them as one pipeline. Many concurrent callers therefore cost one
 /// round trip per batch, not per command. Replies keep command order.
+///
+/// With several connections, one batch can be in Redis while the next one
+/// gathers and a third is answered: a busy worker and Redis then work at the
+/// same time instead of taking turns. The commands of one `pipeline` call
+/// always share a connection, in order; separate calls may not, so a caller
+/// that needs two calls in order awaits the first (as every caller does).
 ///
 /// A blocking command (BLPOP, XREAD BLOCK) holds the connection for its whole
 /// wait; give such commands a client of their own. After a connection error
@@ -17,22 +23,27 @@ public final class RedisClient: Sendable {
     public let url: RedisURL
     private let mailbox: Mailbox
 
-    /// Creates a client and starts its thread. Connects lazily.
+    /// Creates a client and starts its threads. Connects lazily.
     ///
-    /// - Parameter timeout: connect/read/write timeout; a blocking command's
-    ///   own timeout must be shorter.
-    public init(url: RedisURL, name: String = "redis", timeout: Duration = .seconds(10)) {
+    /// - Parameters:
+    ///   - timeout: connect/read/write timeout; a blocking command's own
+    ///     timeout must be shorter.
+    ///   - connections: connections (each on its own thread) sharing the
+    ///     queue of commands. Give blocking commands a client of one.
+    public init(url: RedisURL, name: String = "redis", timeout: Duration = .seconds(10), connections: Int = 1) {
         self.url = url
-        let mailbox = Mailbox()
+        let mailbox = Mailbox(consumers: max(1, connections))
         self.mailbox = mailbox
-        let thread = Thread {
-            let connection = RedisConnection(url: url, timeout: timeout)
-            while let batch = mailbox.nextBatch() {
-                Self.run(batch, on: connection)
+        for index in 0..<max(1, connections) {
+            let thread = Thread {
+                let connection = RedisConnection(url: url, timeout: timeout)
+                while let batch = mailbox.nextBatch() {
+                    Self.run(batch, on: connection)
+                }
             }
+            thread.name = "warmer.\(name).\(index)"
+            thread.start()
         }
-        thread.name = "warmer.\(name)"
-        thread.start()
     }
 
     deinit {
@@ -84,6 +95,12 @@ public final class RedisClient: Sendable {
     private final class Mailbox: Sendable {
         private let pending = Mutex<(requests: [Request], isClosed: Bool)>(([], false))
         private let signal = DispatchSemaphore(value: 0)
+        /// Threads taking batches from this mailbox.
+        private let consumers: Int
+
+        init(consumers: Int) {
+            self.consumers = consumers
+        }
 
         func post(_ request: Request) {
             let accepted = pending.withLock { state in
@@ -100,7 +117,7 @@ public final class RedisClient: Sendable {
 
         func close() {
             pending.withLock { $0.isClosed = true }
-            signal.signal()
+            for _ in 0..<consumers { signal.signal() }
         }
 
         /// Waits for requests; returns every one queued so far, or `nil` once closed and drained.

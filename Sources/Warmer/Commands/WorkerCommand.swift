@@ -29,7 +29,7 @@ struct WorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         let stop = StopSignal()
-        let queue = try redis.makeQueue(configuration: queueOptions.configuration)
+        let queue = try redis.makeQueue(configuration: queueOptions.configuration, connections: 2)
 
         let loader = DataLoader(configuration: network.loaderConfiguration(defaultConnectionsPerHost: max(16, concurrency)))
         let dataCache = try cache.makeDataCache()

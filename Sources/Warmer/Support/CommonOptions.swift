@@ -16,9 +16,11 @@ struct RedisOptions: ParsableArguments {
         try RedisURL(parsing: redis)
     }
 
-    /// A queue client over a fresh Redis client.
-    func makeQueue(configuration: JobQueue.Configuration = JobQueue.Configuration()) throws -> JobQueue {
-        try JobQueue(client: RedisClient(url: redisURL(), name: "redis"), name: queue, configuration: configuration)
+    /// A queue client over a fresh Redis client of `connections` connections
+    /// (a busy worker uses two, so that Redis and the worker work at once).
+    func makeQueue(configuration: JobQueue.Configuration = JobQueue.Configuration(), connections: Int = 1) throws -> JobQueue {
+        try JobQueue(client: RedisClient(url: redisURL(), name: "redis", connections: connections), name: queue,
+                     configuration: configuration)
     }
 
     /// A client for blocking commands (BLPOP, XREAD BLOCK), which hold their connection while they wait.

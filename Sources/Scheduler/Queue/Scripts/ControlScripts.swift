@@ -23,7 +23,7 @@ if batch ~= '' then
 else
   for i = FIRST + 2, #ARGV do ids[#ids + 1] = ARGV[i] end
 end
-local touched, cancelled, signalled = {}, 0, 0
+local cancelled, signalled = 0, 0
 for _, id in ipairs(ids) do
   local job = readJob(id)
   if job and isLive(job.state) then
@@ -36,9 +36,8 @@ for _, id in ipairs(ids) do
         redis.call('HINCRBY', jobKey(id), 'nbatches', -1)
         redis.call('SREM', batchKey(b) .. ':jobs', id)
         if redis.call('EXISTS', batchKey(b)) == 1 then
-          redis.call('HINCRBY', batchKey(b), 'cancelled', count)
           emit(b, fields, true)
-          touched[b] = true
+          countInBatch(b, 'cancelled', count, at)
         end
       end
     end
@@ -56,7 +55,6 @@ for _, id in ipairs(ids) do
     end
   end
 end
-for b in pairs(touched) do completeBatchIfDone(b, at) end
 local left = batch ~= '' and redis.call('SCARD', batchKey(batch) .. ':jobs') or 0
 return { cancelled, signalled, left }
 """#)
@@ -94,7 +92,7 @@ for _, id in ipairs(ids) do
       end
     end
     if wanted ~= job.priority then
-      local score = scoreOf(job.base, wanted)
+      local score = rescored(job, wanted)
       redis.call('HSET', jobKey(id), 'priority', wanted, 'score', score)
       if job.state == 'queued' then redis.call('ZADD', K.queue, 'XX', score, id) end
       if job.state == 'active' then

@@ -37,8 +37,8 @@ for _, id in ipairs(ids) do
         end
       end
       base = base + 1
-      local score = scoreOf(base, job.priority)
-      redis.call('HSET', key, 'state', 'queued', 'attempts', 0, 'stalls', 0, 'base', integer(base), 'score', score)
+      local score = integer(base + bandOffset(BANDS[job.priority] or 2, Q.agingMs))
+      redis.call('HSET', key, 'state', 'queued', 'attempts', 0, 'stalls', 0, 'aging', ARGV[7], 'score', score)
       redis.call('HDEL', key, 'error', 'message', 'finishedAt', 'worker', 'lease')
       redis.call('HSETNX', K.work, workField(job), id)
       redis.call('ZADD', K.queue, score, id)

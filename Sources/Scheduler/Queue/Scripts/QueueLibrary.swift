@@ -35,13 +35,16 @@ local function integer(value) return string.format('%.0f', value) end
 -- A queued job's score: its arrival (in µs of the queue clock) plus a
 -- handicap of `agingMs` per band. A job waiting longer than the handicap
 -- between two bands overtakes newer jobs of the higher band: no starvation.
-local function bandOffset(band)
-  if Q.agingMs <= 0 then return band * STRICT_BAND end
-  return band * Q.agingMs * 1000
+local function bandOffset(band, agingMs)
+  if agingMs <= 0 then return band * STRICT_BAND end
+  return band * agingMs * 1000
 end
 
-local function scoreOf(base, priority)
-  return integer(tonumber(base) + bandOffset(BANDS[priority] or 2))
+-- The score of a job (fields `score`, `priority`, `aging`) moved to `priority`.
+local function rescored(job, priority)
+  local aging = tonumber(job.aging) or Q.agingMs
+  local arrival = tonumber(job.score) - bandOffset(BANDS[job.priority] or 2, aging)
+  return integer(arrival + bandOffset(BANDS[priority] or 2, aging))
 end
 
 -- The job hash as a table; `batches` lists the batches it counts in and
@@ -110,30 +113,40 @@ local function append(fields, extra)
   return fields
 end
 
--- Marks the batch finished and publishes `batchCompleted` once its counters
+local COUNTERS = { completed = 2, failed = 3, cancelled = 4, dead = 5 }
+
+-- Adds `count` to the batch's `counter` (nothing when `count` is 0), then
+-- marks the batch finished and publishes `batchCompleted` once its counters
 -- add up to its total; a finished batch expires after the retention.
-local function completeBatchIfDone(batch, at)
+-- Returns false when the batch no longer exists.
+local function countInBatch(batch, counter, count, at)
   local key = batchKey(batch)
   local c = redis.call('HMGET', key, 'total', 'completed', 'failed', 'cancelled', 'dead', 'finishedAt')
-  if not c[1] or c[6] then return end
+  if not c[1] then return false end
+  if count ~= 0 then
+    c[COUNTERS[counter]] = tostring(redis.call('HINCRBY', key, counter, count))
+  end
+  if c[6] then return true end
   local ended = (tonumber(c[2]) or 0) + (tonumber(c[3]) or 0) + (tonumber(c[4]) or 0) + (tonumber(c[5]) or 0)
-  if ended < (tonumber(c[1]) or 0) then return end
+  if ended < (tonumber(c[1]) or 0) then return true end
   redis.call('HSET', key, 'finishedAt', integer(at))
   emit(batch, { 'v', '1', 'type', 'batchCompleted', 'ts', integer(at), 'total', c[1], 'completed', c[2] or '0',
     'failed', c[3] or '0', 'cancelled', c[4] or '0', 'dead', c[5] or '0' }, true)
   for _, suffix in ipairs({ '', ':events', ':jobs' }) do redis.call('EXPIRE', key .. suffix, Q.retention) end
+  return true
 end
 
 -- Counts the job's outcome in every batch it serves and publishes `fields`
 -- (an event without `batch`) to each.
 local function countInBatches(job, counter, fields, at)
   for _, batch in ipairs(job.batches) do
-    local key = batchKey(batch)
-    if redis.call('EXISTS', key) == 1 then
-      redis.call('HINCRBY', key, counter, job.counts[batch] or 1)
-      redis.call('SREM', key .. ':jobs', job.id)
-      emit(batch, fields, true)
-      completeBatchIfDone(batch, at)
+    redis.call('SREM', batchKey(batch) .. ':jobs', job.id)
+    -- The event goes first, so that `batchCompleted` is the batch's last.
+    -- (A live job's batch exists; should its hash have been deleted by
+    -- hand, the stream just created for the event goes too.)
+    emit(batch, fields, true)
+    if not countInBatch(batch, counter, job.counts[batch] or 1, at) then
+      redis.call('DEL', batchKey(batch) .. ':events')
     end
   end
 end
@@ -150,8 +163,7 @@ local function finalize(job, state, at, worker, extra)
   else
     redis.call('ZREM', K.leases, job.id)
   end
-  redis.call('HDEL', key, 'lease')
-  redis.call('HSET', key, 'state', state, 'finishedAt', integer(at))
+  redis.call('HSET', key, 'state', state, 'finishedAt', integer(at), 'lease', '')
   releaseWork(job)
   local eventType = state == 'dead' and 'deadLettered' or state
   local fields = append(jobEvent(job, eventType, at, worker), extra or {})

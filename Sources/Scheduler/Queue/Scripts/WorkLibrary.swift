@@ -23,6 +23,7 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
   end
   local jobsKey = key .. ':jobs'
   local band = BANDS[priority]
+  local offset, aging = bandOffset(band, Q.agingMs), ARGV[7]
   local base = tonumber(redis.call('GET', K.clock) or '0')
   if base < at * 1000 then base = at * 1000 end
   local batchField = 'b:' .. batch
@@ -36,9 +37,9 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
     local field = destination .. '|' .. processing .. '|' .. url
     if redis.call('HSETNX', K.work, field, id) == 1 then
       base = base + 1
-      local score = integer(base + bandOffset(band))
+      local score = integer(base + offset)
       redis.call('HSET', jobKey(id), 'url', url, 'batch', batch, batchField, 1, 'nbatches', 1, 'priority', priority,
-        'destination', destination, 'processing', processing, 'state', 'queued', 'base', integer(base),
+        'destination', destination, 'processing', processing, 'state', 'queued', 'aging', aging,
         'score', score, 'enqueuedAt', enqueuedAt)
       scored[#scored + 1] = score
       scored[#scored + 1] = id
@@ -48,9 +49,9 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
       local jkey = jobKey(existing)
       if redis.call('HINCRBY', jkey, batchField, 1) == 1 then redis.call('HINCRBY', jkey, 'nbatches', 1) end
       members[#members + 1] = existing
-      local current = redis.call('HMGET', jkey, 'priority', 'state', 'base')
+      local current = redis.call('HMGET', jkey, 'priority', 'state', 'score', 'aging')
       if (BANDS[current[1]] or 2) > band then
-        local score = scoreOf(current[3], priority)
+        local score = rescored({ priority = current[1], score = current[3], aging = current[4] }, priority)
         redis.call('HSET', jkey, 'priority', priority, 'score', score)
         if current[2] == 'queued' then redis.call('ZADD', K.queue, 'XX', score, existing) end
       end
@@ -156,19 +157,23 @@ local function expandDocument(document, at)
   addJobs(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', d.urls, addToTotal, at)
 end
 
--- Expands up to `limit` intake documents: first those an idle worker moved
--- to `intake:pending` while waking, then the intake list. Wake-up markers
--- are dropped.
-local function takeIntake(limit, at)
-  local taken = 0
-  while taken < limit do
-    local document = redis.call('LPOP', K.pending) or redis.call('LPOP', K.intake)
-    if not document then return end
-    if document ~= WAKE then
-      expandDocument(document, at)
-      taken = taken + 1
+-- Expands the next intake document, if any: first one an idle worker moved
+-- to `intake:pending` while waking, else the head of the intake list. A
+-- wake-up marker at the head stays for idle workers unless a document waits
+-- behind it.
+local function takeIntake(at)
+  local document = redis.call('LPOP', K.pending)
+  while document == WAKE do document = redis.call('LPOP', K.pending) end
+  if not document then
+    local head = redis.call('LINDEX', K.intake, 0)
+    if head == WAKE and redis.call('LLEN', K.intake) > 1 then
+      redis.call('LPOP', K.intake)
+      head = redis.call('LINDEX', K.intake, 0)
     end
+    if not head or head == WAKE then return end
+    document = redis.call('LPOP', K.intake)
   end
+  expandDocument(document, at)
 end
 
 -- Claims up to `count` jobs for `worker`, highest score first, after the
@@ -179,26 +184,28 @@ end
 local function claimJobs(count, worker, at)
   promoteDelayed(at, 100)
   sweepLeases(at, 100)
-  takeIntake(1, at)
+  takeIntake(at)
   local claimed = {}
   if count < 1 or isPaused() then return claimed end
   local popped = redis.call('ZPOPMIN', K.queue, count)
+  local atText = integer(at)
+  local deadline = integer(at + Q.leaseMs)
   for i = 1, #popped, 2 do
     local id = popped[i]
     local job = readJob(id)
     if job then
-      local key = jobKey(id)
-      job.attempts = tostring(redis.call('HINCRBY', key, 'attempts', 1))
-      local token = worker .. '/' .. redis.call('HINCRBY', key, 'claims', 1)
-      redis.call('HSET', key, 'state', 'active', 'worker', worker, 'lease', token, 'claimedAt', integer(at))
-      redis.call('ZADD', K.leases, at + Q.leaseMs, id)
+      job.attempts = tostring((tonumber(job.attempts) or 0) + 1)
+      local token = worker .. '/' .. ((tonumber(job.claims) or 0) + 1)
+      redis.call('HSET', jobKey(id), 'attempts', job.attempts, 'claims', (tonumber(job.claims) or 0) + 1,
+        'state', 'active', 'worker', worker, 'lease', token, 'claimedAt', atText)
+      redis.call('ZADD', K.leases, deadline, id)
       local fields = jobEvent(job, 'started', at, worker)
-      for _, batch in ipairs(job.batches) do emit(batch, fields) end
+      for _, batch in ipairs(job.batches) do emit(batch, fields, true) end
       claimed[#claimed + 1] = { id, job.url or '', job.priority or 'normal', job.destination or '',
         job.processing or '', job.attempts, token, table.concat(job.batches, ',') }
     end
   end
-  if redis.call('ZCARD', K.queue) > 0 then wakeIdleWorkers() end
+  if #popped > 0 and redis.call('ZCARD', K.queue) > 0 then wakeIdleWorkers() end
   return claimed
 end
 """#
