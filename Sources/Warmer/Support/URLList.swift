@@ -23,7 +23,7 @@ struct URLList {
             }
             data = contents
         }
-        self.init(bytes: data)
+        self.init(bytes: [UInt8](data))
     }
 
     /// Parses `text`.
@@ -33,7 +33,7 @@ struct URLList {
 
     /// Parses UTF-8 lines. Works on bytes (a 100,000-line file in tens of
     /// milliseconds): lines split at LF, ASCII whitespace trimmed.
-    init<Bytes: Collection<UInt8>>(bytes: Bytes) where Bytes.Index == Int {
+    init(bytes: [UInt8]) {
         var lineNumber = 0
         var start = bytes.startIndex
         while start < bytes.endIndex {
@@ -59,10 +59,59 @@ struct URLList {
 
     /// Whether `text` is an absolute http(s) URL with a host.
     static func isValid(_ text: String) -> Bool {
+        if let verdict = quickVerdict(text.utf8) { return verdict }
         guard let components = URLComponents(string: text),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty else { return false }
         return true
+    }
+
+    /// The verdict for the common case — `http(s)://host/path?query` in
+    /// plain ASCII with no percent escapes, user info or IPv6 literal —
+    /// without building `URLComponents` (a large list validates several
+    /// times faster); `nil` for anything else, which `URLComponents` judges.
+    private static func quickVerdict(_ utf8: String.UTF8View) -> Bool? {
+        utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+            let http = Array("http".utf8)
+            guard bytes.count > 7, (0..<4).allSatisfy({ bytes[$0] | 0x20 == http[$0] }) else { return nil }
+            var index = 4
+            if bytes[index] | 0x20 == UInt8(ascii: "s") { index += 1 }
+            guard index + 3 <= bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
+                  bytes[index + 2] == UInt8(ascii: "/") else { return nil }
+            index += 3
+            var hostLength = 0
+            var inHost = true, inPort = false
+            while index < bytes.count {
+                let byte = bytes[index]
+                index += 1
+                guard isPlain(byte) else { return nil }
+                guard inHost else { continue }
+                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                    inHost = false
+                } else if byte == UInt8(ascii: ":") {
+                    inPort = true
+                } else if !inPort {
+                    hostLength += 1
+                }
+            }
+            return hostLength > 0 ? true : nil
+        } ?? nil
+    }
+
+    /// Letters, digits and the URL punctuation that needs no escaping, except
+    /// `%` (escapes), `@` (user info) and `[ ]` (IPv6 literals).
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: "/"),
+             UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"),
+             UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+             UInt8(ascii: "="):
+            true
+        default:
+            false
+        }
     }
 
     /// Throws a readable error listing the invalid lines, if any.

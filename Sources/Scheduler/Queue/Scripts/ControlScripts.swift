@@ -28,12 +28,13 @@ for _, id in ipairs(ids) do
   local job = readJob(id)
   if job and isLive(job.state) then
     local targets = batch ~= '' and { batch } or job.batches
+    local remaining = #job.batches
     local fields = jobEvent(job, 'cancelled', at, '')
     for _, b in ipairs(targets) do
       local count = job.counts[b]
       if count then
+        remaining = remaining - 1
         redis.call('HDEL', jobKey(id), 'b:' .. b)
-        redis.call('HINCRBY', jobKey(id), 'nbatches', -1)
         redis.call('SREM', batchKey(b) .. ':jobs', id)
         if redis.call('EXISTS', batchKey(b)) == 1 then
           emit(b, fields, true)
@@ -41,7 +42,7 @@ for _, id in ipairs(ids) do
         end
       end
     end
-    if tonumber(redis.call('HGET', jobKey(id), 'nbatches') or '0') <= 0 then
+    if remaining <= 0 then
       cancelled = cancelled + 1
       if job.state == 'active' then
         releaseWork(job)

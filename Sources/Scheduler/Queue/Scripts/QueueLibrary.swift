@@ -53,9 +53,11 @@ local function readJob(id)
   local flat = redis.call('HGETALL', jobKey(id))
   if #flat == 0 then return nil end
   local job = { id = id, batches = {}, counts = {} }
+  local byte = string.byte
   for i = 1, #flat, 2 do
     local field, value = flat[i], flat[i + 1]
-    if string.sub(field, 1, 2) == 'b:' then
+    local first, second = byte(field, 1, 2)
+    if first == 98 and second == 58 then -- 'b:'
       local batch = string.sub(field, 3)
       job.batches[#job.batches + 1] = batch
       job.counts[batch] = tonumber(value)

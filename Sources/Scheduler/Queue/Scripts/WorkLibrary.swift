@@ -38,16 +38,21 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
     if redis.call('HSETNX', K.work, field, id) == 1 then
       base = base + 1
       local score = integer(base + offset)
-      redis.call('HSET', jobKey(id), 'url', url, 'batch', batch, batchField, 1, 'nbatches', 1, 'priority', priority,
-        'destination', destination, 'processing', processing, 'state', 'queued', 'aging', aging,
-        'score', score, 'enqueuedAt', enqueuedAt)
+      -- (String arguments only: Redis formats a Lua number with printf.)
+      if processing == '' then
+        redis.call('HSET', jobKey(id), 'url', url, batchField, '1', 'priority', priority, 'destination', destination,
+          'state', 'queued', 'aging', aging, 'score', score, 'enqueuedAt', enqueuedAt)
+      else
+        redis.call('HSET', jobKey(id), 'url', url, batchField, '1', 'priority', priority, 'destination', destination,
+          'processing', processing, 'state', 'queued', 'aging', aging, 'score', score, 'enqueuedAt', enqueuedAt)
+      end
       scored[#scored + 1] = score
       scored[#scored + 1] = id
       members[#members + 1] = id
     else
       local existing = redis.call('HGET', K.work, field)
       local jkey = jobKey(existing)
-      if redis.call('HINCRBY', jkey, batchField, 1) == 1 then redis.call('HINCRBY', jkey, 'nbatches', 1) end
+      redis.call('HINCRBY', jkey, batchField, 1)
       members[#members + 1] = existing
       local current = redis.call('HMGET', jkey, 'priority', 'state', 'score', 'aging')
       if (BANDS[current[1]] or 2) > band then
