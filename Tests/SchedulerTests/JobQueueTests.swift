@@ -110,12 +110,12 @@ struct JobQueueTests {
     }
 
     @Test func renewingKeepsALeaseAliveAndReportsLostOnes() async throws {
-        let queue = try makeQueue { $0.leaseDuration = .milliseconds(400) }
+        let queue = try makeQueue { $0.leaseDuration = .seconds(1) }
         _ = try await queue.enqueue(urls: urls(2))
         let jobs = try await queue.claim(upTo: 2, worker: worker)
-        // When: renewed twice within the lease, past the original deadline.
-        for _ in 0..<3 {
-            try await Task.sleep(for: .milliseconds(200))
+        // When: renewed within the lease, past the original deadline.
+        for _ in 0..<4 {
+            try await Task.sleep(for: .milliseconds(300))
             #expect(try await queue.renewLeases(of: jobs).lost.isEmpty)
         }
         // Then: nobody else can claim them.

@@ -92,25 +92,27 @@ wakeIdleWorkers()
 return 1
 """#)
 
-/// Extends the leases a worker holds, in one call per tick, after recovering
-/// expired leases and promoting due retries (so a cluster of busy workers
-/// still recovers a dead one's jobs).
+/// Extends the leases a worker holds, in one call per tick, then recovers
+/// other workers' expired leases and promotes due retries (so a cluster of
+/// busy workers still recovers a dead one's jobs).
 ///
 /// ARGV: job id, token pairs.  Returns [lost ids, ids cancelled while running].
 let renewScript = QueueScript(#"""
 local at = now()
-promoteDelayed(at, 100)
-sweepLeases(at, 100)
 local lost, cancelled = {}, {}
+-- The caller's own leases first: one its renewal reaches late, but before
+-- anyone else took the job over, is still its own.
 for i = FIRST, #ARGV, 2 do
   local id, token = ARGV[i], ARGV[i + 1]
   local state = redis.call('HMGET', jobKey(id), 'lease', 'state')
   if state[1] ~= token then
     lost[#lost + 1] = id
   else
-    redis.call('ZADD', K.leases, 'XX', at + Q.leaseMs, id)
+    redis.call('ZADD', K.leases, 'XX', integer(at + Q.leaseMs), id)
     if state[2] == 'cancelling' then cancelled[#cancelled + 1] = id end
   end
 end
+promoteDelayed(at, 100)
+sweepLeases(at, 100)
 return { lost, cancelled }
 """#)
