@@ -9,12 +9,7 @@
 /// Returns the number of entries retried.
 let retryDeadScript = QueueScript(#"""
 local at = now()
-local ids = {}
-if #ARGV >= FIRST + 1 then
-  for i = FIRST + 1, #ARGV do ids[#ids + 1] = ARGV[i] end
-else
-  ids = redis.call('ZRANGE', K.dead, 0, tonumber(ARGV[FIRST]) - 1)
-end
+local ids = deadLetterIDs()
 local retried = 0
 local base = tonumber(redis.call('GET', K.clock) or '0')
 if base < at * 1000 then base = at * 1000 end
@@ -55,12 +50,7 @@ return retried
 /// ARGV: how many to take when no ids are given (oldest first), job id…
 /// Returns the number of entries deleted.
 let purgeDeadScript = QueueScript(#"""
-local ids = {}
-if #ARGV >= FIRST + 1 then
-  for i = FIRST + 1, #ARGV do ids[#ids + 1] = ARGV[i] end
-else
-  ids = redis.call('ZRANGE', K.dead, 0, tonumber(ARGV[FIRST]) - 1)
-end
+local ids = deadLetterIDs()
 local purged = 0
 for _, id in ipairs(ids) do
   if redis.call('ZREM', K.dead, id) == 1 then

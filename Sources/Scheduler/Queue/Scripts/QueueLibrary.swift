@@ -188,6 +188,17 @@ local function wakeIdleWorkers()
   if redis.call('LLEN', K.intake) == 0 then redis.call('RPUSH', K.intake, WAKE) end
 end
 
+-- The dead letters a retry or purge acts on: the ids in ARGV after the
+-- count, or else the oldest `count` of the set.
+local function deadLetterIDs()
+  if #ARGV >= FIRST + 1 then
+    local ids = {}
+    for i = FIRST + 1, #ARGV do ids[#ids + 1] = ARGV[i] end
+    return ids
+  end
+  return redis.call('ZRANGE', K.dead, 0, tonumber(ARGV[FIRST]) - 1)
+end
+
 local function isPaused()
   return redis.call('HGET', K.config, 'paused') == '1'
 end
