@@ -135,6 +135,8 @@ local function countInBatch(batch, counter, count, at)
   emit(batch, { 'v', '1', 'type', 'batchCompleted', 'ts', integer(at), 'total', c[1], 'completed', c[2] or '0',
     'failed', c[3] or '0', 'cancelled', c[4] or '0', 'dead', c[5] or '0' }, true)
   for _, suffix in ipairs({ '', ':events', ':jobs' }) do redis.call('EXPIRE', key .. suffix, Q.retention) end
+  -- The index of batches forgets those created longer ago than the retention.
+  redis.call('ZREMRANGEBYSCORE', K.batches, '-inf', '(' .. integer(at - Q.retention * 1000))
   return true
 end
 
