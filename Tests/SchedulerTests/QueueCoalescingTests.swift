@@ -65,4 +65,25 @@ struct QueueCoalescingTests {
         let again = try #require(try await queue.claim(upTo: 1, worker: worker).first)
         #expect(again.id != job.id && again.batches == [later])
     }
+
+    @Test func aBatchJoiningARunningJobGetsItsStartedEventAndRaisesItsPriority() async throws {
+        // Given a normal job already running
+        let queue = try makeQueue()
+        _ = try await queue.enqueue(urls: urls(1))
+        let job = try #require(try await queue.claim(upTo: 1, worker: worker).first)
+        let control = ControlStream(queue: queue)
+        let position = try await control.latestPosition()
+        // When a veryHigh batch asks for the same work
+        let late = try await queue.enqueue(urls: urls(1), priority: .veryHigh)
+        // Then the late batch's stream shows the job started, by its worker…
+        let events = try await EventStream(queue: queue).read(batch: late, after: .beginning, timeout: .milliseconds(50), using: makeClient())
+        #expect(events.map(\.kind) == [.started])
+        #expect(events.first?.jobID == job.id && events.first?.fields["worker"] == worker)
+        // …and the worker is told to run it at the new priority
+        let read = try await control.read(after: position, timeout: .milliseconds(100), using: makeClient())
+        #expect(read.messages == [.priority(jobID: job.id, priority: .veryHigh)])
+        // When it completes, it counts in the late batch too
+        try await queue.finish(job, outcome: .completed(source: "network", bytes: 1), worker: worker)
+        #expect(try await queue.status(ofBatch: late).completed == 1)
+    }
 }

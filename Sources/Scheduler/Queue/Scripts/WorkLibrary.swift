@@ -52,13 +52,21 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
     else
       local existing = redis.call('HGET', K.work, field)
       local jkey = jobKey(existing)
-      redis.call('HINCRBY', jkey, batchField, 1)
+      local joins = redis.call('HINCRBY', jkey, batchField, 1) == 1
       members[#members + 1] = existing
-      local current = redis.call('HMGET', jkey, 'priority', 'state', 'score', 'aging')
+      local current = redis.call('HMGET', jkey, 'priority', 'state', 'score', 'aging', 'attempts', 'worker')
+      if joins and current[2] == 'active' then
+        -- The job already runs: this batch gets its `started` too.
+        local job = { id = existing, url = url, attempts = current[5] }
+        emit(batch, jobEvent(job, 'started', at, current[6]), true)
+      end
       if (BANDS[current[1]] or 2) > band then
         local score = rescored({ priority = current[1], score = current[3], aging = current[4] }, priority)
         redis.call('HSET', jkey, 'priority', priority, 'score', score)
         if current[2] == 'queued' then redis.call('ZADD', K.queue, 'XX', score, existing) end
+        if current[2] == 'active' then
+          xadd(K.control, 10000, { 'v', '1', 'type', 'priority', 'job', existing, 'priority', priority, 'ts', enqueuedAt })
+        end
       end
     end
   end
