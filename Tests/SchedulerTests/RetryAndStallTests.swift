@@ -7,32 +7,45 @@ import Testing
 struct RetryAndStallTests {
     private let worker = "test-worker"
 
+    /// Redis's clock, ms since the epoch.
+    private func redisTime(_ queue: JobQueue) async throws -> Int {
+        let parts = try await queue.client.send(["TIME"]).array.compactMap(\.integer)
+        return parts[0] * 1000 + parts[1] / 1000
+    }
+
     @Test func aTransientFailureIsRetriedAfterItsBackoffThenFailsForGood() async throws {
-        // Given two attempts per job, 150 ms apart
+        // Given two attempts per job, the second 5–10 s after the first
         let queue = try makeQueue {
             $0.retry.maximumAttempts = 2
-            $0.retry.baseDelay = .milliseconds(150)
+            $0.retry.baseDelay = .seconds(10)
         }
         let batch = try await queue.enqueue(urls: urls(1))
         let first = try #require(try await queue.claim(upTo: 1, worker: worker).first)
         // When the first attempt fails with a transient error
+        let before = try await redisTime(queue)
         try await queue.finish(first, outcome: .failed(code: "http_503", message: "busy", isTransient: true), worker: worker)
-        // Then the job waits in the delayed set, not claimable yet, and its batch is not done
+        let after = try await redisTime(queue)
+        // Then the job waits in the delayed set, due after its backoff, and is not claimable yet
+        let due = try #require(try await queue.client.send(["ZSCORE", queue.keys.delayed, first.id]).integer)
+        #expect(due >= before + 5_000 && due <= after + 10_000, "due \(due - before) ms after the failure")
         #expect(try await queue.claim(upTo: 1, worker: worker).isEmpty)
-        #expect(try await queue.statistics().delayed == 1)
         #expect(try await queue.status(ofBatch: batch).ended == 0)
-        // …until its backoff (75–150 ms with jitter) has passed
-        try await Task.sleep(for: .milliseconds(200))
+        // When its time comes (moved to now rather than waited for)
+        try await queue.client.send(["ZADD", queue.keys.delayed, "XX", String(after - 1), first.id])
+        // Then a claim promotes it and hands it out for its second attempt
         let second = try #require(try await queue.claim(upTo: 1, worker: worker).first)
         #expect(second.id == first.id && second.attempt == 2)
+        #expect(try await queue.statistics().delayed == 0)
         // When the last attempt fails too, it fails for good
         try await queue.finish(second, outcome: .failed(code: "http_503", message: "busy", isTransient: true), worker: worker)
         let status = try await queue.status(ofBatch: batch)
         #expect(status.failed == 1 && status.isFinished)
         let dead = try await queue.deadLetters()
         #expect(dead.map(\.id) == [first.id] && dead.first?.error == "http_503" && dead.first?.state == "failed")
-        let kinds = try await EventStream(queue: queue).read(batch: batch, after: .beginning, timeout: .milliseconds(50), using: makeClient()).map(\.kind)
-        #expect(kinds == [.started, .delayed, .started, .failed, .batchCompleted])
+        let stream = try await EventStream(queue: queue).read(batch: batch, after: .beginning, timeout: .milliseconds(50), using: makeClient())
+        #expect(stream.map(\.kind) == [.started, .delayed, .started, .failed, .batchCompleted])
+        let delayed = try #require(stream.first { $0.kind == .delayed })
+        #expect(delayed.fields["error"] == "http_503" && Int(delayed.fields["retry_in_ms"] ?? "") ?? 0 >= 5_000)
     }
 
     @Test func aPermanentFailureIsNotRetried() async throws {
