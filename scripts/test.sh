@@ -91,9 +91,13 @@ export WARMER_TEST_FAULT_ORIGIN=$FAULT_ORIGIN_URL
 export WARMER_TEST_FAULT_ORIGIN_LOG=$FAULT_ORIGIN_LOG
 
 # --- Tests ------------------------------------------------------------------
-log "swift test $*"
+# At most WARMER_TEST_PARALLELISM tests at once (default 4): many suites run
+# worker processes and servers of their own, and on a 2-core machine more
+# at once only starve each other's timers.
+width=(--experimental-maximum-parallelization-width "${WARMER_TEST_PARALLELISM:-4}")
+log "swift test ${width[*]} $*"
 status=0
-swift test "$@" 2>&1 | tee "$STATE/swift-test.log" || status=${PIPESTATUS[0]}
+swift test "${width[@]}" "$@" 2>&1 | tee "$STATE/swift-test.log" || status=${PIPESTATUS[0]}
 
 # On CI nobody can look at .services/test afterwards: show the service logs.
 if ((status != 0)) && [[ ${CI:-} == true ]]; then

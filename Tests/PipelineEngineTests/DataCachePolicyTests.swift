@@ -119,6 +119,25 @@ extension DataCachePolicyTests {
         #expect(try ImageHeader(data: #require(cache.cachedData(for: request.processedDataCacheKey))).loader == "pngload_buffer")
     }
 
+    @Test func dataWhoseWriteIsStillQueuedIsDecodedFromMemory() async throws {
+        // Given: data stored through pipeline.cache while the cache's disk
+        // writes are held back (a busy disk)
+        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-staged"), sweepInterval: .seconds(3600))
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache()))
+        let file = try Origin.makeImage(TestEnvironment.uniqueName("staged"))
+        let plain = ImageRequest(url: try Origin.url(of: file))
+        let thumb = ImageRequest(url: plain.url, thumbnail: .init(maxPixelSize: 16), options: [.returnCacheDataDontLoad])
+        let response = try await cache.withIOSuspended {
+            pipeline.cache.storeCachedData(try Data(contentsOf: file), for: plain)
+            #expect(!FileManager.default.fileExists(atPath: cache.url(for: plain.url.absoluteString).path))
+            // When: a cache-only request decodes it before the file exists
+            return try await pipeline.loadImage(for: thumb).response
+        }
+        // Then: it decoded the staged bytes
+        #expect(response.image?.width == 16 && response.source == .disk)
+        #expect(pipeline.counters.downloads == 0)
+    }
+
     @Test func pipelineCacheReachesEveryLayerByRequest() async throws {
         let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-layers"), sweepInterval: .seconds(3600))
         let pipeline = ImagePipeline(configuration: .init(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache()))

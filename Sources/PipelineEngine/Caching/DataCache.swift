@@ -141,6 +141,28 @@ public final class DataCache: Sendable {
         }
     }
 
+    /// The contents of the cache file at `url` (as `url(for:)` gives it),
+    /// staged or on disk: a file whose write is still queued reads from
+    /// memory, as every read of the cache does.
+    func contents(ofFileAt url: URL) -> Data? {
+        switch staging.withLock({ $0.change(for: url.lastPathComponent) }) {
+        case .add(let data, _): return data
+        case .remove: return nil
+        case nil: return FileManager.default.contents(atPath: url.path)
+        }
+    }
+
+    /// The size of the cache file at `url`, staged or on disk; `nil` when absent.
+    func size(ofFileAt url: URL) -> Int? {
+        switch staging.withLock({ $0.change(for: url.lastPathComponent) }) {
+        case .add(let data, _): return data.count
+        case .remove: return nil
+        case nil:
+            var status = stat()
+            return stat(url.path, &status) == 0 ? Int(status.st_size) : nil
+        }
+    }
+
     /// Whether `key` has data, without reading it. Refreshes the access date.
     public func containsData(for key: String) -> Bool {
         sizeOfData(for: key) != nil
@@ -258,6 +280,13 @@ public final class DataCache: Sendable {
         ioQueue.suspend()
         defer { ioQueue.resume() }
         return try body()
+    }
+
+    /// Test hook: `withIOSuspended` for a body that awaits (a pipeline load).
+    func withIOSuspended<T>(_ body: () async throws -> T) async rethrows -> T {
+        ioQueue.suspend()
+        defer { ioQueue.resume() }
+        return try await body()
     }
 
     /// Runs a sweep now and waits for it.

@@ -185,7 +185,7 @@ public final class ImagePipeline: Sendable {
             guard case .value(let loaded) = event else { return task.report(event) }
             guard wantsBytes else {
                 task.finish(with: .success(ImageResponse(
-                    request: request, source: loaded.source, byteCount: loaded.byteCount,
+                    request: request, source: loaded.source, byteCount: loaded.byteCount(in: configuration.dataCache),
                     cacheURL: loaded.cacheURL, data: nil, downloadAttempts: loaded.downloadAttempts)))
                 return
             }
@@ -207,7 +207,7 @@ public final class ImagePipeline: Sendable {
         if let body = loaded.body { return finish(body) }
         _ = queues.dataCaching.enqueueBlocking(priority: task.priority) { [self] in
             guard !task.isFinished else { return }
-            if let data = loaded.bytes() { return finish(data) }
+            if let data = loaded.bytes(in: configuration.dataCache) { return finish(data) }
             var uncached = request
             uncached.options.insert(.disableDiskCacheReads)
             let retry = subscribeData(uncached, origins: { [request] }, priority: task.priority) { event in

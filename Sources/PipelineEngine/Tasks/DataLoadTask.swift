@@ -6,7 +6,7 @@ import Foundation
 /// applies (a `[resize]` caller reaches this level through `[]`).
 ///
 /// A cached entry is not read here: the value says where it is, and only
-/// consumers that need the bytes read them (`LoadedData.bytes()`), on
+/// consumers that need the bytes read them (`LoadedData.bytes(in:)`), on
 /// their own threads. In HTTP cache mode a stale entry is revalidated first.
 extension ImagePipeline {
     /// - Parameter entry: the cache entry's state, when the caller looked it

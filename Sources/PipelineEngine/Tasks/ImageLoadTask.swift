@@ -101,7 +101,7 @@ extension ImagePipeline {
         let limits = configuration.imageLimits
         let item = queues.decoding.enqueueBlocking(priority: task.priority) { [self] in
             guard !task.isEnded else { return }
-            guard let data = loaded.bytes() else {
+            guard let data = loaded.bytes(in: configuration.dataCache) else {
                 var uncached = request
                 uncached.options.insert(.disableDiskCacheReads)
                 return decodeOriginal(task, request: uncached)

@@ -15,19 +15,19 @@ struct LoadedData: Sendable {
     /// Download attempts made (0 when served by the cache).
     var downloadAttempts = 0
 
-    /// The bytes: the body, else the cached file's contents. `nil` when the
-    /// cache holds only the entry's metadata, or the file vanished: the
-    /// caller then downloads the data.
-    func bytes() -> Data? {
-        body ?? cacheURL.flatMap { FileManager.default.contents(atPath: $0.path) }
+    /// The bytes: the body, else the cached file's contents, read through
+    /// `cache` (a file whose write is still queued reads from memory). `nil`
+    /// when the cache holds only the entry's metadata, or the file vanished:
+    /// the caller then downloads the data.
+    func bytes(in cache: DataCache?) -> Data? {
+        body ?? cacheURL.flatMap { url in cache.map { $0.contents(ofFileAt: url) } ?? FileManager.default.contents(atPath: url.path) }
     }
 
     /// The size of the data in bytes, without reading a cached file.
-    var byteCount: Int {
+    func byteCount(in cache: DataCache?) -> Int {
         if let body { return body.count }
-        guard let cacheURL else { return 0 }
-        var status = stat()
-        return stat(cacheURL.path, &status) == 0 ? Int(status.st_size) : 0
+        guard let cacheURL, let cache else { return 0 }
+        return cache.size(ofFileAt: cacheURL) ?? 0
     }
 }
 
