@@ -15,7 +15,7 @@ import Synchronization
 /// always share a connection, in order; separate calls may not, so a caller
 /// that needs two calls in order awaits the first (as every caller does).
 ///
-/// A blocking command (BLPOP, XREAD BLOCK) holds the connection for its whole
+/// A blocking command (BLMOVE, XREAD BLOCK) holds the connection for its whole
 /// wait; give such commands a client of their own. After a connection error
 /// the next batch reconnects.
 public final class RedisClient: Sendable {

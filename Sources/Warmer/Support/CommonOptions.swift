@@ -23,7 +23,7 @@ struct RedisOptions: ParsableArguments {
                      configuration: configuration)
     }
 
-    /// A client for blocking commands (BLPOP, XREAD BLOCK), which hold their connection while they wait.
+    /// A client for blocking commands (BLMOVE, XREAD BLOCK), which hold their connection while they wait.
     func makeBlockingClient() throws -> RedisClient {
         try RedisClient(url: redisURL(), name: "redis-blocking", timeout: .seconds(30))
     }
