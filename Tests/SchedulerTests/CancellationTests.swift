@@ -16,7 +16,7 @@ struct CancellationTests {
         #expect(result.cancelledJobs == 5 && result.abortedRunningJobs == 0)
         #expect(try await queue.queuedCount() == 0)
         let status = try await queue.status(ofBatch: batch)
-        #expect(status.cancelled == 5 && status.isFinished)
+        #expect(status.cancelled == 5 && status.isFinished && status.cancelledAt != nil)
         let kinds = try await EventStream(queue: queue).read(batch: batch, after: .beginning, timeout: .milliseconds(50), using: makeClient()).map(\.kind)
         #expect(kinds == Array(repeating: .cancelled, count: 5) + [.batchCompleted])
     }

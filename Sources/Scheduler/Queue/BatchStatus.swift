@@ -20,6 +20,8 @@ public struct BatchStatus: Sendable, Hashable, Codable {
     public let createdAt: Int64?
     /// Completion time, ms since the epoch.
     public let finishedAt: Int64?
+    /// When the batch was cancelled (`warmer cancel`), ms since the epoch.
+    public let cancelledAt: Int64?
     /// The priority the batch was enqueued with.
     public let priority: String?
     /// The destination the batch was enqueued with.
@@ -39,6 +41,7 @@ public struct BatchStatus: Sendable, Hashable, Codable {
         finishedAt = fields["finishedAt"].flatMap { Int64($0) }
         isFinished = finishedAt != nil
         createdAt = fields["createdAt"].flatMap { Int64($0) }
+        cancelledAt = fields["cancelledAt"].flatMap { Int64($0) }
         priority = fields["priority"]
         destination = fields["destination"]
         processing = fields["processing"].flatMap { $0.isEmpty ? nil : $0 }
