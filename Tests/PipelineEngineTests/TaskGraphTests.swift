@@ -40,6 +40,21 @@ struct TaskGraphTests {
         #expect(responses.allSatisfy { $0.image?.width == 400 && $0.source == .network })
     }
 
+    @Test func aRawPrefetchAndADecodeOfOneURLShareOneDownload() async throws {
+        // Given one slow image
+        let (file, url) = try slowImage("raw-and-decoded")
+        // When its raw data is prefetched and a thumbnail of it is loaded at once
+        let raw = pipeline.prefetchData(for: ImageRequest(url: url))
+        let thumbnail = pipeline.loadImage(for: ImageRequest(url: url, thumbnail: .init(maxPixelSize: 64)))
+        let rawResponse = try await raw.response
+        let thumbnailResponse = try await thumbnail.response
+        // Then both came from one download
+        #expect(rawResponse.source == .network && thumbnailResponse.source == .network)
+        #expect(thumbnailResponse.image?.width == 64)
+        #expect(pipeline.counters.downloads == 1)
+        #expect(try Origin.requestCount(path: file.lastPathComponent, slow: true) == 1)
+    }
+
     @Test func processorChainsShareTheirCommonPrefix() async throws {
         // Given: [1] and [1, 2] at once.
         let (_, url) = try slowImage("prefix")

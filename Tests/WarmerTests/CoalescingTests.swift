@@ -39,4 +39,29 @@ struct CoalescingTests {
         }
     }
 
+    @Test func rawAndProcessedJobsForOneURLShareOneDownload() async throws {
+        // Given one slow image (about a second to download)
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let image = try await Origin.makeImages("twice-kinds", count: 1, width: 400, height: 400, slow: true)[0]
+
+        try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 4) { workers in
+            // When two batches ask for different work on it at once: its raw
+            // data, and a thumbnail (two jobs, since the work differs)
+            let raw = try await queue.enqueue([image.url])
+            let thumbnail = try await queue.enqueue([image.url], extra: ["--destination", "processed", "--thumbnail", "64"])
+            let rawStatus = try await queue.waitUntilFinished(batch: raw)
+            let thumbnailStatus = try await queue.waitUntilFinished(batch: thumbnail)
+
+            // Then both complete…
+            #expect(rawStatus.completed == 1 && thumbnailStatus.completed == 1,
+                    "\(rawStatus) \(thumbnailStatus)\n\(workers.logs)")
+            // …and the pipeline downloaded the file once for both
+            let logged = await eventually { (try? Origin.requestCount(path: image.path, slow: true)) ?? 0 >= 1 }
+            #expect(logged)
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(try Origin.requestCount(path: image.path, slow: true) == 1)
+        }
+    }
 }

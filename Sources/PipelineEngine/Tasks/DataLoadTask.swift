@@ -15,7 +15,7 @@ extension ImagePipeline {
         _ request: ImageRequest, needsBytes: Bool = true, origins: @escaping PipelineTask<LoadedData>.Origins,
         priority: ImagePriority, entry: DiskEntry? = nil, _ handler: @escaping PipelineTask<LoadedData>.Handler
     ) -> PipelineTask<LoadedData>.Subscription {
-        dataTasks.subscribe(DataLoadKey(request, needsBytes: needsBytes), priority: priority, origins: origins, starter: { [self] task in
+        dataTasks.subscribe(DataLoadKey(request), priority: priority, origins: origins, starter: { [self] task in
             startDataTask(task, request: request, needsBytes: needsBytes, entry: entry)
         }, handler)
     }
