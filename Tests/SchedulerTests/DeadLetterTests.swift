@@ -53,4 +53,22 @@ struct DeadLetterTests {
         #expect(try await queue.purgeDeadLetters() == 2)
         #expect(try await queue.deadLetterCount() == 0)
     }
+
+    @Test func deadLettersLastTheRetentionAndARetriedJobNoLongerExpires() async throws {
+        // Given a queue keeping what ended for one second, and a failed job
+        let queue = try makeQueue { $0.retention = .seconds(1) }
+        _ = try await queue.enqueue(urls: urls(3))
+        let jobs = try await queue.claim(upTo: 3, worker: worker)
+        try await queue.finish(jobs[0], outcome: .failed(code: "http_404", message: "gone"), worker: worker)
+        #expect((1...1).contains(try await queue.client.send(["TTL", queue.keys.job(jobs[0].id)]).integer ?? -1))
+        // When a job fails more than the retention later
+        try await Task.sleep(for: .milliseconds(1_200))
+        try await queue.finish(jobs[1], outcome: .failed(code: "http_404", message: "gone"), worker: worker)
+        // Then the old dead letter has left the set (and its hash has expired)
+        #expect(try await queue.deadLetters().map(\.id) == [jobs[1].id])
+        #expect(try await queue.client.send(["EXISTS", queue.keys.job(jobs[0].id)]).integer == 0)
+        // And a retried dead letter is live again: its hash no longer expires
+        try await queue.retryDeadLetters([jobs[1].id])
+        #expect(try await queue.client.send(["TTL", queue.keys.job(jobs[1].id)]).integer == -1)
+    }
 }

@@ -35,6 +35,7 @@ for _, id in ipairs(ids) do
       local score = integer(base + bandOffset(BANDS[job.priority] or 2, Q.agingMs))
       redis.call('HSET', key, 'state', 'queued', 'attempts', 0, 'stalls', 0, 'aging', ARGV[7], 'score', score)
       redis.call('HDEL', key, 'error', 'message', 'finishedAt', 'worker', 'lease')
+      redis.call('PERSIST', key)
       redis.call('HSETNX', K.work, workField(job), id)
       redis.call('ZADD', K.queue, score, id)
     end

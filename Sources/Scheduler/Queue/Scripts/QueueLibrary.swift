@@ -155,9 +155,17 @@ local function countInBatches(job, counter, fields, at)
   end
 end
 
+-- Puts `id` in the dead-letter set. Dead letters, like everything that
+-- ended, stay for the retention: older entries leave the set here (their
+-- hashes expire on their own).
+local function deadLetter(id, at)
+  redis.call('ZADD', K.dead, at, id)
+  redis.call('ZREMRANGEBYSCORE', K.dead, '-inf', '(' .. integer(at - Q.retention * 1000))
+end
+
 -- Ends a job for good: `completed`, `failed`, `dead` or `cancelled`.
--- Failed and dead jobs stay in the dead-letter set (until retried or
--- purged); the others expire after the retention.
+-- Failed and dead jobs also go to the dead-letter set; every ended job
+-- expires after the retention.
 local function finalize(job, state, at, worker, extra)
   local key = jobKey(job.id)
   if job.state == 'queued' then
@@ -176,12 +184,8 @@ local function finalize(job, state, at, worker, extra)
     if fields[i] == 'message' then redis.call('HSET', key, 'message', fields[i + 1]) end
   end
   countInBatches(job, state, fields, at)
-  if state == 'failed' or state == 'dead' then
-    redis.call('ZADD', K.dead, at, job.id)
-    redis.call('PERSIST', key)
-  else
-    redis.call('EXPIRE', key, Q.retention)
-  end
+  if state == 'failed' or state == 'dead' then deadLetter(job.id, at) end
+  redis.call('EXPIRE', key, Q.retention)
 end
 
 -- Leaves one wake-up marker in the intake list for idle workers (who block

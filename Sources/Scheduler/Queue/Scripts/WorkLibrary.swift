@@ -124,11 +124,12 @@ local function deadLetterDocument(document, code, message, at)
   local id = 'doc-' .. redis.call('INCR', K.seq)
   redis.call('HSET', jobKey(id), 'id', id, 'kind', 'document', 'state', 'dead', 'document',
     string.sub(document, 1, 65536), 'error', code, 'message', message, 'finishedAt', integer(at))
-  redis.call('ZADD', K.dead, at, id)
+  redis.call('EXPIRE', jobKey(id), Q.retention)
+  deadLetter(id, at)
   emit('', { 'v', '1', 'type', 'deadLettered', 'job', id, 'ts', integer(at), 'error', code, 'message', message })
 end
 
-local MAX_DOCUMENT_URLS = 50000
+local MAX_DOCUMENT_URLS = 10000
 
 -- Why an intake document is invalid, or nil.
 local function documentProblem(d)
