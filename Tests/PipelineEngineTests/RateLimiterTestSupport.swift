@@ -1,0 +1,171 @@
+import Synchronization
+import Testing
+@testable import PipelineEngine
+
+// The manual clock and helpers the RateLimiter tests drive the limiter with.
+
+/// A clock that only moves when told to, counting its sleepers and reads.
+final class ManualRateLimiterClock: RateLimiterClock {
+    /// A task sleeping until `deadline`.
+    private struct Sleeper: Sendable {
+        let deadline: ContinuousClock.Instant
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    /// The clock's time and sleepers.
+    private struct State: Sendable {
+        var now: ContinuousClock.Instant
+        var sleepers: [UInt64: Sleeper] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State(now: .now))
+    private let reads = Atomic<Int>(0)
+
+    var now: ContinuousClock.Instant {
+        reads.add(1, ordering: .relaxed)
+        return state.withLock { $0.now }
+    }
+
+    /// How often `now` was read.
+    var nowReads: Int { reads.load(ordering: .relaxed) }
+    /// Tasks sleeping now.
+    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+
+    /// Moves time forward and wakes the sleepers whose deadline has come.
+    func advance(by duration: Duration) {
+        let due = state.withLock { state -> [Sleeper] in
+            state.now += duration
+            let now = state.now
+            let due = state.sleepers.filter { $0.value.deadline <= now }
+            for id in due.keys { state.sleepers[id] = nil }
+            return Array(due.values)
+        }
+        for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    func sleep(until deadline: ContinuousClock.Instant) async throws {
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let early = state.withLock { state -> Result<Void, any Error>? in
+                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if deadline <= state.now { return .success(()) }
+                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
+                    return nil
+                }
+                if let early { continuation.resume(with: early) }
+            }
+        } onCancel: {
+            state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
+        }
+    }
+}
+
+/// A limiter on a manual clock, with one task per `acquire` that records
+/// whether it was granted or cancelled.
+final class Harness: Sendable {
+    /// What became of a waiter.
+    enum Outcome: Sendable, Equatable { case granted(String), cancelled(String) }
+
+    let clock = ManualRateLimiterClock()
+    let limiter: RateLimiter
+    private let outcomes = Mutex<[Outcome]>([])
+    private let tasks = Mutex<[String: Task<Void, Never>]>([:])
+    private let submitted = Atomic<Int>(0)
+
+    init(_ configuration: RateLimiterConfiguration) {
+        limiter = RateLimiter(configuration: configuration, clock: clock)
+    }
+
+    /// Names granted, in the order their tasks recorded it.
+    var granted: [String] {
+        outcomes.withLock { $0.compactMap { if case .granted(let name) = $0 { name } else { nil } } }
+    }
+
+    /// Names cancelled, in the order their tasks recorded it.
+    var cancelled: [String] {
+        outcomes.withLock { $0.compactMap { if case .cancelled(let name) = $0 { name } else { nil } } }
+    }
+
+    /// Starts a task acquiring a token for `host`, and waits until it is in
+    /// line or done. Returns false if that did not happen in time.
+    func acquire(
+        _ name: String, host: String = "a", priority: @escaping @Sendable () -> ImagePriority = { .normal }
+    ) async -> Bool {
+        submitted.add(1, ordering: .sequentiallyConsistent)
+        let task = Task {
+            do {
+                try await limiter.acquire(host: host, priority: priority)
+                outcomes.withLock { $0.append(.granted(name)) }
+            } catch {
+                outcomes.withLock { $0.append(.cancelled(name)) }
+            }
+        }
+        tasks.withLock { $0[name] = task }
+        return await waitUntil { self.isAccountedFor }
+    }
+
+    /// Starts a task acquiring at a fixed `priority`.
+    func acquire(_ name: String, host: String = "a", priority: ImagePriority) async -> Bool {
+        await acquire(name, host: host, priority: { priority })
+    }
+
+    /// Cancels the task of the waiter `name`.
+    func cancel(_ name: String) {
+        tasks.withLock { $0[name] }?.cancel()
+    }
+
+    /// Moves the clock and waits until the limiter has acted on it.
+    func advance(by duration: Duration) async -> Bool {
+        clock.advance(by: duration)
+        return await settle()
+    }
+
+    /// Waits until every submitted task is in line or has recorded its
+    /// outcome, and the limiter's timer (if any) lies in the future: nothing
+    /// more can happen before the clock moves.
+    func settle() async -> Bool {
+        await waitUntil {
+            guard self.isAccountedFor else { return false }
+            return self.limiter.nextWakeUp.map { $0 > self.clock.now } ?? true
+        }
+    }
+
+    /// Whether each submitted task is either waiting or has recorded its
+    /// outcome. The outcome count is read on both sides of the waiting count
+    /// so that a waiter in transit is never counted twice.
+    private var isAccountedFor: Bool {
+        let before = outcomes.withLock { $0.count }
+        let waiting = limiter.waitingCount
+        let after = outcomes.withLock { $0.count }
+        return before == after && before + waiting == submitted.load(ordering: .sequentiallyConsistent)
+    }
+}
+
+/// A priority that a test changes while its waiter waits.
+final class PriorityBox: Sendable {
+    private let value: Mutex<ImagePriority>
+    init(_ priority: ImagePriority) { value = Mutex(priority) }
+    /// The closure the limiter asks.
+    var read: @Sendable () -> ImagePriority { { self.value.withLock { $0 } } }
+    /// Changes the priority.
+    func set(_ priority: ImagePriority) { value.withLock { $0 = priority } }
+}
+
+/// Yields (and, every hundred tries, naps a millisecond) until `condition`
+/// holds; false if it does not within 10 s of real time. The bound only
+/// stops a broken build from hanging: passing runs return at once.
+func waitUntil(_ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    var tries = 0
+    while !condition() {
+        guard ContinuousClock.now < deadline else { return false }
+        tries += 1
+        if tries.isMultiple(of: 100) { try? await Task.sleep(for: .milliseconds(1)) } else { await Task.yield() }
+    }
+    return true
+}
