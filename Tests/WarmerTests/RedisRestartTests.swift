@@ -21,6 +21,8 @@ struct RedisRestartTests {
 
         try await withWorkers(2, queue: queue, cacheDirectory: cache, concurrency: 2) { workers in
             let batch = try await queue.enqueue(images.map(\.url))
+            // (and an observer following the batch through the outage)
+            let watch = try CollectedProcess(["watch"] + queue.redisArguments + ["--batch", batch, "--json"])
 
             // When Redis is killed mid-batch (some jobs completed, others
             // running or queued), and restarted a second later on the same
@@ -48,6 +50,11 @@ struct RedisRestartTests {
             #expect(completed.count == images.count && Set(completed.compactMap(\.jobID)).count == images.count,
                     "\(events.summary)")
             #expect(try await queue.queue.queuedCount() == 0)
+
+            // …`warmer watch` rode out the outage and exited 0 when the batch finished…
+            let watched = try #require(await watch.waitForExit(timeout: .seconds(30)), "warmer watch did not exit")
+            #expect(watched.exited && watched.status == 0, "\(watched)")
+            #expect(watched.outputLines.last?.contains("batchCompleted") == true, "\(watched)")
 
             // …into byte-identical files
             for image in images {

@@ -7,7 +7,7 @@ struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Watch events live: progress bars on a terminal, JSON lines otherwise.",
-        discussion: "With --batch, replays the batch's retained events, then follows it and exits when it is finished: 0 if every job completed, 1 otherwise. Without --batch, follows the whole queue until interrupted."
+        discussion: "With --batch, replays the batch's retained events, then follows it and exits when it is finished: 0 if every job completed, 1 otherwise. Without --batch, follows the whole queue until interrupted. It survives a Redis restart: it reconnects and goes on after the last event it read."
     )
 
     @OptionGroup var redis: RedisOptions
@@ -28,8 +28,18 @@ struct WatchCommand: AsyncParsableCommand {
         var batches: [String] = batch.map { [$0] } ?? []
 
         if let batch { _ = try await queue.status(ofBatch: batch) }  // fails clearly for an unknown batch
+        var backoff = Duration.milliseconds(100)
         while true {
-            let events = try await stream.read(batch: batch, after: position, timeout: .milliseconds(500), using: blocking)
+            let events: [JobEvent]
+            do {
+                events = try await stream.read(batch: batch, after: position, timeout: .milliseconds(500), using: blocking)
+                backoff = .milliseconds(100)
+            } catch {
+                // Redis restarting: follow on from the same position once it is back.
+                try await waitForRedis(after: error, backoff: backoff)
+                backoff = min(backoff * 2, .seconds(5))
+                continue
+            }
             if let last = events.last?.streamID { position = .after(last) }
             for event in events {
                 if let id = event.batchID, !batches.contains(id) { batches.append(id) }
@@ -42,9 +52,22 @@ struct WatchCommand: AsyncParsableCommand {
             // The batch is over once its batchCompleted event is read, or, when
             // its stream has expired or been trimmed, once a read finds nothing new.
             guard let batch, events.isEmpty || events.contains(where: { $0.kind == .batchCompleted }) else { continue }
-            let status = try await queue.status(ofBatch: batch)
+            let status: BatchStatus
+            do {
+                status = try await queue.status(ofBatch: batch)
+            } catch {
+                try await waitForRedis(after: error, backoff: backoff)
+                continue
+            }
             if status.isFinished { throw ExitCode(status.isSuccessful ? 0 : 1) }
         }
+    }
+
+    /// Rethrows `error` unless Redis is unreachable; then logs and waits `backoff`.
+    private func waitForRedis(after error: SchedulerError, backoff: Duration) async throws {
+        guard case .redis(.connection(let reason)) = error else { throw error }
+        Log(component: "watch").warning("Redis unavailable, retrying", ["error": reason, "in": "\(backoff)"])
+        try await Task.sleep(for: backoff)
     }
 
     private func currentStatuses(of ids: [String], in queue: JobQueue) async -> [BatchStatus] {
