@@ -88,38 +88,6 @@ struct DataCacheTests {
         #expect(cache.cachedData(for: "new") == Data("2".utf8))
     }
 
-    @Test func removeAllIsABarrierAcrossEveryIOQueue() throws {
-        // Given: entries on every I/O queue (their file names start with all
-        // sixteen hex digits), staged while the queues are held
-        let keys = (0..<64).map { "entry-\($0)" }
-        #expect(Set(keys.map { DataCache.filename(for: $0).first! }).count == 16)
-        cache.withIOSuspended {
-            for key in keys { cache.storeData(Data(key.utf8), for: key) }
-            // When: everything is removed, then one entry is added
-            cache.removeAll()
-            cache.storeData(Data("after".utf8), for: "after")
-        }
-        cache.flush()
-        // Then: on disk, only the entry added after the removal is left
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(files == [DataCache.filename(for: "after")])
-        #expect(keys.allSatisfy { cache.cachedData(for: $0) == nil })
-    }
-
-    @Test func writesOfManyEntriesAtOnceAllLand() async throws {
-        // Many concurrent awaited writes spread over the I/O queues
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for index in 0..<200 {
-                group.addTask { try await cache.write(Data(repeating: UInt8(index % 256), count: 1_000), for: "many-\(index)") }
-            }
-            try await group.waitForAll()
-        }
-        for index in 0..<200 {
-            let data = try Data(contentsOf: cache.url(for: "many-\(index)"))
-            #expect(data == Data(repeating: UInt8(index % 256), count: 1_000))
-        }
-    }
-
     @Test func emptyKeyStoresNothing() async {
         cache.storeData(Data("x".utf8), for: "")
         await #expect(throws: (any Error).self) { try await cache.write(Data("x".utf8), for: "") }

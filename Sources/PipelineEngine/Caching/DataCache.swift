@@ -8,8 +8,7 @@ import Synchronization
 ///   UTF-8 bytes (`DataCache.filename(for:)`), so any program can find an entry
 ///   (see docs/cache-layout.md).
 /// - **Writes** go to a temporary file in the same folder and are renamed into
-///   place, so a reader never sees a half-written file. Different entries
-///   are written in parallel (`DataCacheIO`), one entry's changes in order. `storeData` stages the
+///   place, so a reader never sees a half-written file. `storeData` stages the
 ///   data in memory and returns at once; reads see staged data immediately;
 ///   `write(_:for:)` waits until the file is in place; `flush()` waits for all.
 /// - **LRU.** Reading an entry refreshes its modification date, which serves
@@ -31,10 +30,8 @@ public final class DataCache: Sendable {
     private let directoryPrefix: String
     /// Changes not yet on disk, which reads consult first.
     private let staging = Mutex(DataCacheStaging())
-    /// The queues that apply staged changes (one per shard of entries) and run sweeps.
-    private let io = DataCacheIO(label: "warmer.data-cache", shards: DataCache.ioShards)
-    /// Shards of the I/O queues: entries are written this many at a time.
-    static let ioShards = min(4, max(2, ProcessInfo.processInfo.activeProcessorCount))
+    /// The serial queue that applies staged changes and runs sweeps.
+    private let ioQueue = DispatchQueue(label: "warmer.data-cache", qos: .utility)
     /// The time between two periodic sweeps.
     private let sweepInterval: DispatchTimeInterval
     /// The last generation number given to a staged change.
@@ -64,13 +61,10 @@ public final class DataCache: Sendable {
 
     /// Sweeps after `delay`, then every `sweepInterval` while the cache is alive.
     private func scheduleSweep(after delay: DispatchTimeInterval) {
-        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + delay) { [weak self] in
+        ioQueue.asyncAfter(deadline: .now() + delay) { [weak self] in
             guard let self else { return }
-            io.barrier { [weak self] in
-                guard let self else { return }
-                makeSweep().run()
-                scheduleSweep(after: sweepInterval)
-            }
+            makeSweep().run()
+            scheduleSweep(after: sweepInterval)
         }
     }
 
@@ -260,14 +254,13 @@ public final class DataCache: Sendable {
 
     /// Removes every entry.
     ///
-    /// Reads miss at once; the files are deleted (a barrier across the I/O
-    /// queues) after every change staged before, and before every change
-    /// staged after.
+    /// Reads miss at once; the files are deleted on the I/O queue after every
+    /// change staged before, and before every change staged after.
     public func removeAll() {
         let generation = nextGeneration()
         staging.withLock { staging in
             staging.stageRemoveAll(generation: generation)
-            io.barrier { [directory] in
+            ioQueue.async { [directory] in
                 let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
                 for file in files { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
                 self.staging.withLock { $0.unstageRemoveAll(ifGeneration: generation) }
@@ -277,28 +270,28 @@ public final class DataCache: Sendable {
 
     /// Blocks until every staged change is on disk.
     public func flush() {
-        io.flush()
+        ioQueue.sync {}
     }
 
     /// Test hook: runs `body` while the I/O queue starts no new work, so a
     /// test can observe staged changes before they reach the disk. `body` must
     /// not wait for the queue (`flush`, `sweep`, `totalSize`, `write`).
     func withIOSuspended<T>(_ body: () throws -> T) rethrows -> T {
-        io.suspend()
-        defer { io.resume() }
+        ioQueue.suspend()
+        defer { ioQueue.resume() }
         return try body()
     }
 
     /// Test hook: `withIOSuspended` for a body that awaits (a pipeline load).
     func withIOSuspended<T>(_ body: () async throws -> T) async rethrows -> T {
-        io.suspend()
-        defer { io.resume() }
+        ioQueue.suspend()
+        defer { ioQueue.resume() }
         return try await body()
     }
 
     /// Runs a sweep now and waits for it.
     public func sweep() {
-        io.barrierSync { self.makeSweep().run() }
+        ioQueue.sync { makeSweep().run() }
     }
 
     /// The total size of the files in the cache, in bytes.
@@ -314,18 +307,17 @@ public final class DataCache: Sendable {
         generation.add(1, ordering: .relaxed).newValue
     }
 
-    /// Stages `changes` (to the files of one entry) so reads see them at
-    /// once, and queues their application, in order, in the same critical
-    /// section: the entry's I/O queue then applies concurrent changes in the
-    /// order reads saw them. `completion` runs on that queue with the first
-    /// error, if any.
+    /// Stages `changes` (to files of the folder) so reads see them at once,
+    /// and queues their application, in order, in the same critical section:
+    /// the I/O queue then applies concurrent changes in the order reads saw
+    /// them. `completion` runs on the I/O queue with the first error, if any.
     private func stageAndApply(
         _ changes: [(DataCacheStaging.Change, String)],
         completion: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
         staging.withLock { staging in
             for (change, filename) in changes { staging.stage(change, for: filename) }
-            io.async(for: changes.first?.1 ?? "") {
+            ioQueue.async {
                 var failure: (any Error)?
                 for (change, filename) in changes {
                     // After a failure (disk full), later changes are dropped:
