@@ -3,6 +3,9 @@
 
     fault-origin.py --root DIR --port PORT --log FILE
 
+(With fault_origin_options.py — query options, HTTP dates, ranges — and
+fault_origin_files.py — how a file is served — beside it.)
+
 Serves the files of DIR (the folder the nginx origin serves) on 127.0.0.1:PORT
 over HTTP/1.1 with keep-alive. Python 3.7+ standard library only; started by
 `start_fault_origin` in scripts/services.sh.
@@ -82,12 +85,9 @@ connection failed before a status line was sent.
 """
 
 import argparse
-import email.utils
-import hashlib
 import json
 import os
 import re
-import select
 import socket
 import sys
 import threading
@@ -95,124 +95,10 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
 
-# The types an image origin needs, as in the nginx origin's config.
-CONTENT_TYPES = {
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".png": "image/png",
-    ".webp": "image/webp",
-    ".gif": "image/gif",
-    ".avif": "image/avif",
-    ".heic": "image/heic",
-    ".txt": "text/plain",
-    ".html": "text/html",
-    ".json": "application/json",
-}
+from fault_origin_files import FileResponses
+from fault_origin_options import BadOption, http_date, int_option, parse_query
 
-STALL_LIMIT = 120.0  # seconds a stalled response keeps its connection open
-WRITE_SIZE = 64 * 1024  # body bytes per write when not rate-limited
 IDLE_TIMEOUT = 300  # seconds an idle keep-alive connection is kept
-
-
-class BadOption(Exception):
-    """A query option with a value this server does not understand (400)."""
-
-
-def parse_query(query):
-    """The query string as a dict (the last value wins for a repeated name).
-
-    Unlike form decoding, "+" is left alone, so expires=+60 works as typed.
-    """
-    options = {}
-    for part in query.split("&"):
-        if part:
-            name, _, value = part.partition("=")
-            options[unquote(name)] = unquote(value)
-    return options
-
-
-def http_date(timestamp):
-    """An IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT."""
-    return email.utils.formatdate(timestamp, usegmt=True)
-
-
-def parse_http_date(value):
-    """Seconds since the epoch of an HTTP-date, or None when it is not one."""
-    try:
-        parsed = email.utils.parsedate_to_datetime(value.strip())
-    except (TypeError, ValueError, IndexError):
-        return None
-    if parsed is None or parsed.tzinfo is None:
-        return None
-    return parsed.timestamp()
-
-
-def int_option(options, name, default=None, minimum=0, signed=False):
-    """options[name] as an int (a leading + or - only when signed)."""
-    value = options.get(name)
-    if value is None or value == "":
-        return default
-    pattern = r"[+-]?\d+" if signed else r"\d+"
-    if not re.fullmatch(pattern, value):
-        raise BadOption("%s=%s: expected %s" % (name, value, "a signed integer" if signed else "an integer"))
-    number = int(value)
-    if not signed and number < minimum:
-        raise BadOption("%s=%s: must be at least %d" % (name, value, minimum))
-    return number
-
-
-def status_list(options):
-    """fail=503,500 as [503, 500]."""
-    value = options.get("fail")
-    if not value:
-        return []
-    statuses = []
-    for item in value.split(","):
-        item = item.strip()
-        if not re.fullmatch(r"\d{3}", item) or not 100 <= int(item) <= 599:
-            raise BadOption("fail=%s: expected a list of statuses like 503,500" % value)
-        statuses.append(int(item))
-    return statuses
-
-
-def entity_tags(header):
-    """The entity tags of an If-None-Match list, e.g. ['"a"', 'W/"b"'].
-
-    A quoted tag may contain commas, so this matches tags, not split on commas.
-    """
-    return [m.group(0) for m in re.finditer(r'(?:W/)?"[^"]*"', header)]
-
-
-def opaque(tag):
-    """An entity tag without its weakness indicator (for weak comparison)."""
-    return tag[2:] if tag.startswith("W/") else tag
-
-
-def parse_range(header, size):
-    """A Range header against a body of size bytes.
-
-    Returns (first, last) inclusive, "unsatisfiable" (416), or None when the
-    header is to be ignored (a full 200): other units, several ranges, bad
-    syntax.
-    """
-    match = re.fullmatch(r"\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*", header)
-    if not match:
-        return None
-    first, last = match.groups()
-    if first == "" and last == "":
-        return None
-    if first == "":  # bytes=-N: the last N bytes
-        suffix = int(last)
-        if suffix == 0 or size == 0:
-            return "unsatisfiable"
-        return (max(0, size - suffix), size - 1)
-    start = int(first)
-    if last != "" and int(last) < start:
-        return None  # invalid: ignore it, as RFC 9110 says
-    if start >= size:
-        return "unsatisfiable"
-    end = size - 1 if last == "" else min(int(last), size - 1)
-    return (start, end)
 
 
 class FaultOrigin(ThreadingHTTPServer):
@@ -254,7 +140,7 @@ class FaultOrigin(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-class Handler(BaseHTTPRequestHandler):
+class Handler(FileResponses, BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: every response is framed
     server_version = "fault-origin"
     sys_version = ""
@@ -390,192 +276,6 @@ class Handler(BaseHTTPRequestHandler):
         if not 100 <= status <= 599:
             raise BadOption("/status/%d: expected 100-599" % status)
         self.send_simple(status, retry_after=True)
-
-    def serve_file(self, name, options):
-        # Check every option before anything is counted or sent.
-        request_id = options.get("id") or None
-        failures = status_list(options)
-        cut = int_option(options, "cut")
-        cut_count = int_option(options, "cutcount", default=1)
-        rate = int_option(options, "rate", minimum=1)
-        stall = int_option(options, "stall")
-        date_offset = int_option(options, "date", default=0, signed=True)
-        if (failures or cut is not None) and request_id is None:
-            raise BadOption("fail= and cut= need id=ID (they count requests per ID)")
-        ranges = options.get("ranges", "bytes")
-        if ranges not in ("bytes", "ignore", "none"):
-            raise BadOption("ranges=%s: expected ignore or none" % ranges)
-        lm = options.get("lm", "none")
-        if lm not in ("auto", "none"):
-            raise BadOption("lm=%s: expected auto or none" % lm)
-
-        # fail=: the k-th request for this ID gets the k-th status.
-        if request_id is not None:
-            k = self.server.count(request_id, "requests")
-            if k < len(failures):
-                self.send_simple(failures[k], retry_after=True)
-                return
-
-        path = os.path.realpath(os.path.join(self.server.root, name))
-        if not path.startswith(self.server.root + os.sep) or not os.path.isfile(path):
-            self.send_simple(404)
-            return
-        with open(path, "rb") as file:
-            mtime = os.fstat(file.fileno()).st_mtime
-            data = file.read()
-
-        # The headers every 200, 206 and 304 for these options carry.
-        now = time.time()
-        etag = self.etag(options.get("etag", "none"), data)
-        last_modified = http_date(int(mtime)) if lm == "auto" else None
-        meta = [("Date", http_date(now + date_offset))]
-        if etag:
-            meta.append(("ETag", etag))
-        if last_modified:
-            meta.append(("Last-Modified", last_modified))
-        if "cc" in options:
-            meta.append(("Cache-Control", options["cc"]))
-        if "expires" in options:
-            expires = options["expires"]
-            if re.fullmatch(r"[+-]\d+", expires):
-                expires = http_date(now + int(expires))
-            meta.append(("Expires", expires))
-        if "vary" in options:
-            meta.append(("Vary", options["vary"]))
-        if "age" in options:
-            meta.append(("Age", options["age"]))
-
-        # Conditional requests: If-None-Match wins over If-Modified-Since.
-        if_none_match = self.headers.get("If-None-Match")
-        if_modified_since = self.headers.get("If-Modified-Since")
-        if if_none_match is not None:
-            if if_none_match.strip() == "*" or (
-                etag and any(opaque(tag) == opaque(etag) for tag in entity_tags(if_none_match))
-            ):
-                self.start_response(304, meta)
-                return
-        elif if_modified_since is not None and last_modified:
-            since = parse_http_date(if_modified_since)
-            if since is not None and int(mtime) <= since:
-                self.start_response(304, meta)
-                return
-
-        # Ranges.
-        headers = meta + [("Content-Type", CONTENT_TYPES.get(os.path.splitext(name)[1].lower(), "application/octet-stream"))]
-        if ranges != "none":
-            headers.append(("Accept-Ranges", "bytes"))
-        status, body = 200, data
-        range_header = self.headers.get("Range")
-        if range_header is not None and ranges == "bytes" and self.if_range_matches(etag, last_modified):
-            selected = parse_range(range_header, len(data))
-            if selected == "unsatisfiable":
-                self.send_simple(416, meta + [("Content-Range", "bytes */%d" % len(data))])
-                return
-            if selected is not None:
-                first, last = selected
-                status, body = 206, data[first:last + 1]
-                headers.append(("Content-Range", "bytes %d-%d/%d" % (first, last, len(data))))
-
-        chunked = options.get("chunked") in ("1", "true", "yes")
-        if chunked:
-            headers.append(("Transfer-Encoding", "chunked"))
-        else:
-            headers.append(("Content-Length", str(len(body))))
-        if self.command == "HEAD":
-            self.start_response(status, headers)
-            return
-
-        # cut=: only responses with a body use up one of the cuts.
-        cut_here = None
-        if cut is not None and self.server.count(request_id, "bodies") < cut_count:
-            cut_here = cut
-        self.start_response(status, headers)
-        self.send_body(body, chunked=chunked, rate=rate, cut=cut_here, stall=stall)
-
-    def etag(self, option, data):
-        if option in ("", "none"):
-            return None
-        if option in ("auto", "weak"):
-            tag = '"sha1-%s"' % hashlib.sha1(data).hexdigest()[:16]
-            return "W/" + tag if option == "weak" else tag
-        if option.startswith('"') or option.startswith('W/"'):
-            return option
-        return '"%s"' % option
-
-    def if_range_matches(self, etag, last_modified):
-        """Whether a Range may be honoured: no If-Range, or one that matches."""
-        if_range = self.headers.get("If-Range")
-        if if_range is None:
-            return True
-        if_range = if_range.strip()
-        if if_range.startswith('"') or if_range.startswith("W/"):
-            # Strong comparison: weak tags never match.
-            return bool(etag) and not etag.startswith("W/") and if_range == etag
-        if not last_modified:
-            return False
-        since = parse_http_date(if_range)
-        return since is not None and since == parse_http_date(last_modified)
-
-    # --- bodies -------------------------------------------------------------
-
-    def send_body(self, body, chunked, rate, cut, stall):
-        """Sends body, then ends the response, or cuts or stalls it."""
-        limit, ending = len(body), "complete"
-        if cut is not None and cut < limit:
-            limit, ending = cut, "cut"
-        if stall is not None and stall < limit:
-            limit, ending = stall, "stall"
-
-        # With rate=, write small pieces, each when it is due.
-        step = WRITE_SIZE if not rate else max(1, min(WRITE_SIZE, rate // 20))
-        started = time.monotonic()
-        offset = 0
-        while offset < limit:
-            if rate:
-                delay = started + offset / rate - time.monotonic()
-                if delay > 0:
-                    time.sleep(delay)
-            piece = body[offset:min(limit, offset + step)]
-            if chunked:
-                self.connection.sendall(b"%x\r\n" % len(piece))
-                self.write(piece)
-                self.connection.sendall(b"\r\n")
-            else:
-                self.write(piece)
-            offset += len(piece)
-
-        if ending == "complete":
-            if chunked:
-                self.connection.sendall(b"0\r\n\r\n")
-            return
-        if ending == "stall":
-            self.wait_for_hangup(STALL_LIMIT)
-        # Cut (or a stall that ran out): close the connection mid-body. The
-        # client sees the end of the stream before the promised length.
-        self.close_connection = True
-        try:
-            self.connection.shutdown(socket.SHUT_WR)
-        except OSError:
-            pass
-
-    def wait_for_hangup(self, seconds):
-        """Sleeps until the client closes the connection or seconds pass."""
-        deadline = time.monotonic() + seconds
-        while True:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                return
-            readable, _, _ = select.select([self.connection], [], [], min(1.0, remaining))
-            if readable:
-                try:
-                    if not self.connection.recv(1, socket.MSG_PEEK):
-                        return  # the client closed its end
-                except OSError:
-                    return  # reset
-                # The client sent something (a pipelined request): not a
-                # hangup. Keep waiting without spinning on it.
-                time.sleep(min(1.0, max(0.0, deadline - time.monotonic())))
-
 
 def main():
     parser = argparse.ArgumentParser(description="A test HTTP origin that injects faults on demand.")
