@@ -116,6 +116,30 @@ stop_process() {
 
 _redis_ping() { [[ "$(redis-cli -h 127.0.0.1 -p "$1" ping 2>/dev/null)" == PONG ]]; }
 
+# _start_on_free_port NAME LOG LAUNCH CHECK: up to three times, pick a free
+# port, run `LAUNCH PORT` in the background (a function that ends by exec-ing
+# the server, so the tracked pid is the server's) and wait until `CHECK PORT`
+# succeeds. Sets STARTED_PORT. After a failed try it shows the end of LOG.
+# (LAUNCH and CHECK see the caller's local variables: bash scopes dynamically.)
+_start_on_free_port() {
+  # (Names no LAUNCH function reads: theirs must come from the caller.)
+  local _service=$1 _service_log=$2 _launch=$3 _check=$4 _port _pid _attempt
+  for _attempt in 1 2 3; do
+    _port=$(free_port)
+    "$_launch" "$_port" &
+    _pid=$!
+    track_process "$_pid" "$_service"
+    if _wait_until 10 "$_pid" "$_check" "$_port"; then
+      STARTED_PORT=$_port
+      return 0
+    fi
+    stop_process "$_pid"
+    _services_log "$_service did not start on port $_port (attempt $_attempt); last log lines:"
+    tail -n 5 "$_service_log" >&2 || true
+  done
+  return 1
+}
+
 # start_redis DIR: start redis-server on a free 127.0.0.1 port, with no
 # persistence, working directory DIR and its log in DIR/redis.log. Waits until
 # it answers PING. Exports REDIS_PORT and REDIS_URL.
@@ -123,33 +147,24 @@ start_redis() {
   local dir=${1:?usage: start_redis DIR}
   mkdir -p "$dir"
   dir=$(cd "$dir" && pwd) # redis chdirs into --dir: use absolute paths
-  local log="$dir/redis.log" port pid attempt
+  local log="$dir/redis.log"
   : >"$log" # start each run with a fresh log
+  _start_on_free_port redis "$log" _launch_redis _redis_ping || return 1
+  export REDIS_PORT=$STARTED_PORT
+  export REDIS_URL="redis://127.0.0.1:$STARTED_PORT"
+  _services_log "redis: $REDIS_URL (log: $log)"
+}
 
-  for attempt in 1 2 3; do
-    port=$(free_port)
-    # Anything redis prints before its log file is open goes to the same log
-    # (both append, so they do not overwrite each other).
-    # shellcheck disable=SC2094
-    redis-server \
-      --bind 127.0.0.1 --port "$port" \
-      --save '' --appendonly no --daemonize no \
-      --dir "$dir" --logfile "$log" \
-      >>"$log" 2>&1 &
-    pid=$!
-    track_process "$pid" redis
-
-    if _wait_until 10 "$pid" _redis_ping "$port"; then
-      export REDIS_PORT=$port
-      export REDIS_URL="redis://127.0.0.1:$port"
-      _services_log "redis: $REDIS_URL (log: $log)"
-      return 0
-    fi
-    stop_process "$pid"
-    _services_log "redis did not start on port $port (attempt $attempt); last log lines:"
-    tail -n 5 "$log" >&2 || true
-  done
-  return 1
+# _launch_redis PORT: redis-server for start_redis (uses its `dir` and `log`).
+_launch_redis() {
+  # Anything redis prints before its log file is open goes to the same log
+  # (both append, so they do not overwrite each other).
+  # shellcheck disable=SC2094,SC2154
+  exec redis-server \
+    --bind 127.0.0.1 --port "$1" \
+    --save '' --appendonly no --daemonize no \
+    --dir "$dir" --logfile "$log" \
+    >>"$log" 2>&1
 }
 
 # _origin_config ROOT DIR PORT: print the nginx config for start_origin.
@@ -287,34 +302,31 @@ start_origin() {
   mkdir -p "$root" "$dir/tmp"
   root=$(cd "$root" && pwd)
   dir=$(cd "$dir" && pwd)
-  local conf="$dir/nginx.conf" port pid attempt
+  local conf="$dir/nginx.conf"
   : >"$dir/access.log" # start each run with fresh logs
   : >"$dir/error.log"
+  _start_on_free_port nginx "$dir/error.log" _launch_nginx _origin_port_ready || return 1
+  export ORIGIN_PORT=$STARTED_PORT
+  export ORIGIN_URL="http://127.0.0.1:$STARTED_PORT"
+  export ORIGIN_ROOT=$root
+  export ORIGIN_LOG="$dir/access.log"
+  export ORIGIN_ERROR_LOG="$dir/error.log"
+  _services_log "origin: $ORIGIN_URL (serving $root, log: $ORIGIN_LOG)"
+}
 
-  for attempt in 1 2 3; do
-    port=$(free_port)
-    _origin_config "$root" "$dir" "$port" >"$conf"
-    # -p/-e keep nginx from looking at its compiled-in /var paths at startup.
-    # Its own startup messages are appended to the same error log.
-    # shellcheck disable=SC2094
-    nginx -p "$dir" -e "$dir/error.log" -c "$conf" >>"$dir/error.log" 2>&1 &
-    pid=$!
-    track_process "$pid" nginx
+# _launch_nginx PORT: nginx for start_origin (uses its `root`, `dir` and `conf`).
+_launch_nginx() {
+  # shellcheck disable=SC2154
+  _origin_config "$root" "$dir" "$1" >"$conf"
+  # -p/-e keep nginx from looking at its compiled-in /var paths at startup.
+  # Its own startup messages are appended to the same error log.
+  # shellcheck disable=SC2094
+  exec nginx -p "$dir" -e "$dir/error.log" -c "$conf" >>"$dir/error.log" 2>&1
+}
 
-    if _wait_until 10 "$pid" _origin_ready "http://127.0.0.1:$port/_ready"; then
-      export ORIGIN_PORT=$port
-      export ORIGIN_URL="http://127.0.0.1:$port"
-      export ORIGIN_ROOT=$root
-      export ORIGIN_LOG="$dir/access.log"
-      export ORIGIN_ERROR_LOG="$dir/error.log"
-      _services_log "origin: $ORIGIN_URL (serving $root, log: $ORIGIN_LOG)"
-      return 0
-    fi
-    stop_process "$pid"
-    _services_log "nginx did not start on port $port (attempt $attempt); last error lines:"
-    tail -n 5 "$dir/error.log" >&2 || true
-  done
-  return 1
+# _origin_port_ready PORT: the readiness probe of an origin on PORT answers.
+_origin_port_ready() {
+  _origin_ready "http://127.0.0.1:$1/_ready"
 }
 
 # start_fault_origin ROOT DIR: start scripts/fault-origin.py (python3, standard
@@ -336,32 +348,23 @@ start_fault_origin() {
   mkdir -p "$root" "$dir"
   root=$(cd "$root" && pwd)
   dir=$(cd "$dir" && pwd)
-  local log="$dir/requests.jsonl" port pid attempt
+  local log="$dir/requests.jsonl"
   : >"$log" # start each run with fresh logs
   : >"$dir/error.log"
+  _start_on_free_port fault-origin "$dir/error.log" _launch_fault_origin _origin_port_ready || return 1
+  export FAULT_ORIGIN_PORT=$STARTED_PORT
+  export FAULT_ORIGIN_URL="http://127.0.0.1:$STARTED_PORT"
+  export FAULT_ORIGIN_LOG=$log
+  export FAULT_ORIGIN_ERROR_LOG="$dir/error.log"
+  _services_log "fault origin: $FAULT_ORIGIN_URL (serving $root, log: $FAULT_ORIGIN_LOG)"
+}
 
-  for attempt in 1 2 3; do
-    port=$(free_port)
-    # -u: unbuffered, so an error reaches the log before a crash.
-    python3 -u "$_SERVICES_SCRIPTS/fault-origin.py" \
-      --root "$root" --port "$port" --log "$log" \
-      >>"$dir/error.log" 2>&1 &
-    pid=$!
-    track_process "$pid" fault-origin
-
-    if _wait_until 10 "$pid" _origin_ready "http://127.0.0.1:$port/_ready"; then
-      export FAULT_ORIGIN_PORT=$port
-      export FAULT_ORIGIN_URL="http://127.0.0.1:$port"
-      export FAULT_ORIGIN_LOG=$log
-      export FAULT_ORIGIN_ERROR_LOG="$dir/error.log"
-      _services_log "fault origin: $FAULT_ORIGIN_URL (serving $root, log: $FAULT_ORIGIN_LOG)"
-      return 0
-    fi
-    stop_process "$pid"
-    _services_log "fault-origin.py did not start on port $port (attempt $attempt); last error lines:"
-    tail -n 5 "$dir/error.log" >&2 || true
-  done
-  return 1
+# _launch_fault_origin PORT: fault-origin.py for start_fault_origin (uses its
+# `root`, `dir` and `log`). -u: unbuffered, so an error reaches the log
+# before a crash.
+_launch_fault_origin() {
+  # shellcheck disable=SC2154
+  exec python3 -u "$_SERVICES_SCRIPTS/fault-origin.py" --root "$root" --port "$1" --log "$log" >>"$dir/error.log" 2>&1
 }
 
 # stop_services: stop everything started above, newest first. Safe to call

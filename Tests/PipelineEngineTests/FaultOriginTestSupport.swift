@@ -45,6 +45,14 @@ extension ImageTask {
         return collected
     }
 
+    /// The (completed, total) of every progress event, once the task has finished.
+    func progress() async -> [(completed: Int64, total: Int64?)] {
+        await allEvents().compactMap { event in
+            if case .progress(let completed, let total) = event { return (completed, total) }
+            return nil
+        }
+    }
+
     /// The retries the task reported, once it has finished.
     func retries() async -> [DownloadRetry] {
         await allEvents().compactMap { event in

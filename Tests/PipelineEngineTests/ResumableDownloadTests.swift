@@ -64,13 +64,8 @@ struct ResumableDownloadTests {
         let url = try FaultOrigin.url(file: name, ["id": id, "cut": String(Self.cutAt), "etag": "auto"])
         let pipeline = ImagePipeline(configuration: .faultOrigin(dataCache: cache))
         // When
-        let task = pipeline.loadData(for: ImageRequest(url: url))
-        let events = await task.allEvents()
+        let progress = await pipeline.loadData(for: ImageRequest(url: url)).progress()
         // Then: progress ends at the whole size, never beyond it.
-        let progress = events.compactMap { event -> (Int64, Int64?)? in
-            if case .progress(let completed, let total) = event { return (completed, total) }
-            return nil
-        }
         let size = Int64(bytes.count)
         #expect(progress.last?.0 == size)
         #expect(progress.allSatisfy { $0.0 <= size && ($0.1 ?? size) == size }, "\(progress)")
@@ -205,13 +200,8 @@ struct ResumableDownloadTests {
         let url = try FaultOrigin.url(file: name, ["id": id, "cut": String(Self.cutAt), "etag": "auto", "ranges": "ignore"])
         let pipeline = ImagePipeline(configuration: .faultOrigin(dataCache: cache))
         // When
-        let task = pipeline.loadData(for: ImageRequest(url: url))
-        let events = await task.allEvents()
+        let progress = await pipeline.loadData(for: ImageRequest(url: url)).progress()
         // Then: the full 200 restarts the count: it never goes past the size.
-        let progress = events.compactMap { event -> (Int64, Int64?)? in
-            if case .progress(let completed, let total) = event { return (completed, total) }
-            return nil
-        }
         let size = Int64(bytes.count)
         #expect(!progress.isEmpty)
         #expect(progress.allSatisfy { $0.0 <= ($0.1 ?? size) }, "progress past the total: \(progress.filter { $0.0 > ($0.1 ?? size) }.prefix(3))")
