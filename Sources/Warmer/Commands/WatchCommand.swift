@@ -28,16 +28,15 @@ struct WatchCommand: AsyncParsableCommand {
         var batches: [String] = batch.map { [$0] } ?? []
 
         if let batch { _ = try await queue.status(ofBatch: batch) }  // fails clearly for an unknown batch
-        var backoff = Duration.milliseconds(100)
+        var backoff = Backoff()
         while true {
             let events: [JobEvent]
             do {
                 events = try await stream.read(batch: batch, after: position, timeout: .milliseconds(500), using: blocking)
-                backoff = .milliseconds(100)
+                backoff.reset()
             } catch {
                 // Redis restarting: follow on from the same position once it is back.
-                try await waitForRedis(after: error, backoff: backoff)
-                backoff = min(backoff * 2, .seconds(5))
+                try await waitForRedis(after: error, backoff: &backoff)
                 continue
             }
             if let last = events.last?.streamID { position = .after(last) }
@@ -56,18 +55,19 @@ struct WatchCommand: AsyncParsableCommand {
             do {
                 status = try await queue.status(ofBatch: batch)
             } catch {
-                try await waitForRedis(after: error, backoff: backoff)
+                try await waitForRedis(after: error, backoff: &backoff)
                 continue
             }
             if status.isFinished { throw ExitCode(status.isSuccessful ? 0 : 1) }
         }
     }
 
-    /// Rethrows `error` unless Redis is unreachable; then logs and waits `backoff`.
-    private func waitForRedis(after error: SchedulerError, backoff: Duration) async throws {
+    /// Rethrows `error` unless Redis is unreachable; then logs and waits.
+    private func waitForRedis(after error: SchedulerError, backoff: inout Backoff) async throws {
         guard case .redis(.connection(let reason)) = error else { throw error }
-        Log(component: "watch").warning("Redis unavailable, retrying", ["error": reason, "in": "\(backoff)"])
-        try await Task.sleep(for: backoff)
+        Log(component: "watch").warning("Redis unavailable, retrying", ["error": reason, "in": "\(backoff.delay)"])
+        await backoff.wait()
+        try Task.checkCancellation()
     }
 
     private func currentStatuses(of ids: [String], in queue: JobQueue) async -> [BatchStatus] {

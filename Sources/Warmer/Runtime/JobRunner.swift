@@ -119,7 +119,7 @@ struct JobRunner: Sendable {
             return nil
         }
         let deadline = ContinuousClock.now + queue.configuration.leaseDuration
-        var backoff = Duration.milliseconds(100)
+        var backoff = Backoff(maximum: .seconds(2))
         var attempt = 1
         while true {
             do {
@@ -129,9 +129,8 @@ struct JobRunner: Sendable {
                 return nil
             } catch {
                 log.warning("could not finish job", ["job": job.id, "attempt": String(attempt), "error": error.description])
-                guard ContinuousClock.now + backoff < deadline else { break }
-                try? await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(2))
+                guard ContinuousClock.now + backoff.delay < deadline else { break }
+                await backoff.wait()
                 attempt += 1
             }
         }

@@ -84,13 +84,13 @@ struct Worker: Sendable {
     }
 
     private func claimUntilStopped(running: RunningJobs, runner: JobRunner) async {
-        var backoff = Duration.milliseconds(100)
+        var backoff = Backoff()
         while !stop.isRequested {
             await running.waitForFreeSlot()
             guard !stop.isRequested else { break }
             do {
                 let jobs = try await queue.claim(upTo: await running.freeSlots, worker: workerID)
-                backoff = .milliseconds(100)
+                backoff.reset()
                 if jobs.isEmpty {
                     _ = try await queue.waitForWork(using: blockingClient, timeout: configuration.idleWait)
                     continue
@@ -100,9 +100,8 @@ struct Worker: Sendable {
                     Task { await runLane(from: job, running: running, runner: runner) }
                 }
             } catch {
-                log.warning("queue unavailable, retrying", ["error": error.description, "in": "\(backoff)"])
-                try? await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(5))
+                log.warning("queue unavailable, retrying", ["error": error.description, "in": "\(backoff.delay)"])
+                await backoff.wait()
             }
         }
     }
@@ -147,14 +146,14 @@ struct Worker: Sendable {
     private func followControlStream(_ running: RunningJobs) async {
         let control = ControlStream(queue: queue)
         var position: String?
-        var backoff = Duration.milliseconds(100)
+        var backoff = Backoff()
         while !Task.isCancelled {
             do {
                 let start: String
                 if let position { start = position } else { start = try await control.latestPosition() }
                 let (messages, next) = try await control.read(after: start, timeout: configuration.idleWait, using: controlClient)
                 position = next
-                backoff = .milliseconds(100)
+                backoff.reset()
                 for message in messages {
                     switch message {
                     case .cancel(let id):
@@ -167,9 +166,8 @@ struct Worker: Sendable {
                 }
             } catch {
                 guard !Task.isCancelled else { return }
-                log.warning("control stream unavailable, retrying", ["error": error.description, "in": "\(backoff)"])
-                try? await Task.sleep(for: backoff)
-                backoff = min(backoff * 2, .seconds(5))
+                log.warning("control stream unavailable, retrying", ["error": error.description, "in": "\(backoff.delay)"])
+                await backoff.wait()
             }
         }
     }
