@@ -115,41 +115,46 @@ check_cached() {
 # again_seconds/again_batch (the re-warm), each the run_seconds/batch_seconds
 # of warmer_timed_batch, and run_rss_kib.
 
-# fresh_run N: /fresh/ URLs, disk destination; the re-warm asks nothing.
-fresh_run() {
-  local n=$1 cache="$WORK/cache-fresh-$1"
-  warmer_start "fresh-$n" "$cache" --cache-mode http
+# warm_twice WHAT CACHE LIST PATH REWARM SOURCE DESTINATION [PROCESSING...]:
+# with a worker running on CACHE, warm the URLs of the file LIST (served
+# under /PATH) twice as
+# DESTINATION with the PROCESSING flags. The first warming must fetch every
+# file (200s) and leave it in the cache; the re-warm must send the origin
+# nothing (REWARM `none`) or one 304 per file (REWARM `304`), and report
+# SOURCE for every job.
+warm_twice() {
+  local what=$1 cache=$2 list=$3 path=$4 rewarm=$5 source=$6 destination=$7
+  shift 7
   origin_mark
-  warmer_timed_batch "$FRESH_URLS" --destination disk
+  warmer_timed_batch "$list" --destination "$destination" "$@"
   first_seconds=$run_seconds first_batch=$batch_seconds
-  check_origin "fresh run $n, first warming" "$COUNT" '^GET /fresh/img-[^ ]+ 200 [1-9][0-9]* '
-  check_sources "fresh run $n, first warming" network
-  check_cached "fresh run $n" "$cache" "$FRESH_URLS"
+  check_origin "$what, first warming" "$COUNT" "^GET /${path}img-[^ ]+ 200 [1-9][0-9]* "
+  check_sources "$what, first warming" network
+  check_cached "$what" "$cache" "$list" "$@"
 
   origin_mark
-  warmer_timed_batch "$FRESH_URLS" --destination disk
+  warmer_timed_batch "$list" --destination "$destination" "$@"
   again_seconds=$run_seconds again_batch=$batch_seconds
-  check_origin "fresh run $n, re-warm" 0 '^$'
-  check_sources "fresh run $n, re-warm" disk
+  case $rewarm in
+    none) check_origin "$what, re-warm" 0 '^$' ;;
+    304) check_origin "$what, re-warm" "$COUNT" "^GET /${path}img-[^ ]+ 304 0 " ;;
+  esac
+  check_sources "$what, re-warm" "$source"
+}
+
+# fresh_run N: /fresh/ URLs, disk destination; the re-warm asks nothing.
+fresh_run() {
+  local cache="$WORK/cache-fresh-$1"
+  warmer_start "fresh-$1" "$cache" --cache-mode http
+  warm_twice "fresh run $1" "$cache" "$FRESH_URLS" fresh/ none disk disk
   warmer_stop
 }
 
 # revalidate_run N: /revalidate/ URLs, disk destination; the re-warm is 304s.
 revalidate_run() {
-  local n=$1 cache="$WORK/cache-revalidate-$1"
-  warmer_start "revalidate-$n" "$cache" --cache-mode http
-  origin_mark
-  warmer_timed_batch "$REVALIDATE_URLS" --destination disk
-  first_seconds=$run_seconds first_batch=$batch_seconds
-  check_origin "revalidate run $n, first warming" "$COUNT" '^GET /revalidate/img-[^ ]+ 200 [1-9][0-9]* '
-  check_sources "revalidate run $n, first warming" network
-  check_cached "revalidate run $n" "$cache" "$REVALIDATE_URLS"
-
-  origin_mark
-  warmer_timed_batch "$REVALIDATE_URLS" --destination disk
-  again_seconds=$run_seconds again_batch=$batch_seconds
-  check_origin "revalidate run $n, re-warm" "$COUNT" '^GET /revalidate/img-[^ ]+ 304 0 '
-  check_sources "revalidate run $n, re-warm" revalidated
+  local cache="$WORK/cache-revalidate-$1"
+  warmer_start "revalidate-$1" "$cache" --cache-mode http
+  warm_twice "revalidate run $1" "$cache" "$REVALIDATE_URLS" revalidate/ 304 revalidated disk
   warmer_stop
 }
 
@@ -158,41 +163,19 @@ revalidate_run() {
 # job costs without any HTTP caching work: claiming it, its events, finishing
 # it in Redis. No re-warm in HTTP cache mode can be faster.
 aggressive_run() {
-  local n=$1 cache="$WORK/cache-aggressive-$1"
-  warmer_start "aggressive-$n" "$cache" --cache-mode aggressive
-  origin_mark
-  warmer_timed_batch "$URLS" --destination disk
-  first_seconds=$run_seconds first_batch=$batch_seconds
-  check_origin "aggressive run $n, first warming" "$COUNT" '^GET /img-[^ ]+ 200 [1-9][0-9]* '
-  check_sources "aggressive run $n, first warming" network
-  check_cached "aggressive run $n" "$cache" "$URLS"
-
-  origin_mark
-  warmer_timed_batch "$URLS" --destination disk
-  again_seconds=$run_seconds again_batch=$batch_seconds
-  check_origin "aggressive run $n, re-warm" 0 '^$'
-  check_sources "aggressive run $n, re-warm" disk
+  local cache="$WORK/cache-aggressive-$1"
+  warmer_start "aggressive-$1" "$cache" --cache-mode aggressive
+  warm_twice "aggressive run $1" "$cache" "$URLS" "" none disk disk
   warmer_stop
 }
 
 # processed_run N: /revalidate/ URLs, 320-px JPEG thumbnails; the re-warm is
 # 304s and keeps the thumbnails without decoding.
 processed_run() {
-  local n=$1 cache="$WORK/cache-processed-$1"
-  local processing=(--destination processed --thumbnail 320 --format jpeg)
-  warmer_start "processed-$n" "$cache" --cache-mode http --memory-cache-size 0
-  origin_mark
-  warmer_timed_batch "$REVALIDATE_URLS" "${processing[@]}"
-  first_seconds=$run_seconds first_batch=$batch_seconds
-  check_origin "processed run $n, first warming" "$COUNT" '^GET /revalidate/img-[^ ]+ 200 [1-9][0-9]* '
-  check_sources "processed run $n, first warming" network
-  check_cached "processed run $n" "$cache" "$REVALIDATE_URLS" --thumbnail 320 --format jpeg
-
-  origin_mark
-  warmer_timed_batch "$REVALIDATE_URLS" "${processing[@]}"
-  again_seconds=$run_seconds again_batch=$batch_seconds
-  check_origin "processed run $n, re-warm" "$COUNT" '^GET /revalidate/img-[^ ]+ 304 0 '
-  check_sources "processed run $n, re-warm" revalidated
+  local cache="$WORK/cache-processed-$1"
+  warmer_start "processed-$1" "$cache" --cache-mode http --memory-cache-size 0
+  warm_twice "processed run $1" "$cache" "$REVALIDATE_URLS" revalidate/ 304 revalidated processed \
+    --thumbnail 320 --format jpeg
   warmer_stop
 }
 
