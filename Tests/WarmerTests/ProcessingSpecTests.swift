@@ -33,8 +33,36 @@ import Testing
     @Test(arguments: [
         "bogus=1", "resize=big", "resize=0x0", "resize=10x10,sideways", "blur=-1", "thumbnail=0",
         "thumbnail=10&thumbnail=20", "format=tiff", "quality=101&format=jpeg", "quality=80", "circle=3",
+        // Once crashed every worker that parsed them (issue 10).
+        "=", "resize=,", "resize=,,", "==", "=5", "&=&", "resize=", "resize=x", "resize=10x", "resize=x10,fill",
+        // Numbers are plain decimal digits.
+        "thumbnail=+5", "thumbnail=0x10", "quality=0x10&format=jpeg", "blur=nan", "blur=inf", "blur=1e1", "blur=-0.5",
+        "blur=.5", "resize=1e3x0", "rounded=99999999999999999999",
     ])
     func refusesMalformedSpecs(_ text: String) {
         #expect(throws: ProcessingSpecError.self) { try ProcessingSpec(parsing: text) }
+    }
+
+    @Test(arguments: [
+        "resize=30000x0,upscale", "resize=0x10001", "resize=8000x8000", "thumbnail=10001", "blur=1000", "blur=50.5",
+        Array(repeating: "blur=1", count: 9).joined(separator: "&"),
+        Array(repeating: "blur=100", count: 113).joined(separator: "&"),
+        "format=png&" + String(repeating: "circle&", count: 200),
+    ])
+    func refusesSpecsBeyondTheProcessingLimits(_ text: String) {
+        #expect(throws: ProcessingSpecError.self) { try ProcessingSpec(parsing: text) }
+    }
+
+    @Test func acceptsSpecsAtTheLimits() throws {
+        let spec = try ProcessingSpec(parsing: "resize=10000x4000,upscale&blur=50&blur=0.5&rounded=10000")
+        #expect(spec.processors.count == 4)
+        #expect(spec.processors[1] == .gaussianBlur(radius: 50))
+        let eight = Array(repeating: "blur=1", count: 8).joined(separator: "&")
+        #expect(try ProcessingSpec(parsing: eight).processors.count == 8)
+    }
+
+    @Test func largerLimitsAcceptLargerOutputs() throws {
+        let limits = ProcessingLimits(maxOutputSide: 30_000, maxOutputPixelCount: 1_000_000_000)
+        #expect(try ProcessingSpec(parsing: "resize=30000x0,upscale", limits: limits).processors.count == 1)
     }
 }

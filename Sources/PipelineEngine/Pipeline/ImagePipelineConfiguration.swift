@@ -23,6 +23,8 @@ extension ImagePipeline {
         public var isTaskCoalescingEnabled = true
         /// Limits against hostile images (pixel count, allowed formats).
         public var imageLimits = ImageLimits()
+        /// Limits on what processing may produce (output size, blur, steps).
+        public var processingLimits = ProcessingLimits()
         /// How many operations of each stage run at once.
         public var concurrency = StageConcurrency()
 

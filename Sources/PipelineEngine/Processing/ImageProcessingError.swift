@@ -10,6 +10,9 @@ public enum ImageProcessingError: Error, Sendable, Equatable, CustomStringConver
     case decodingFailed(String)
     /// A processor failed; `processor` is its identifier.
     case processingFailed(processor: String, reason: String)
+    /// The processing asked for breaks `ProcessingLimits` (an output too
+    /// large, a blur too strong, too many steps); nothing was computed.
+    case invalidProcessing(String)
     /// Encoding failed (or the format cannot be encoded); libvips' message.
     case encodingFailed(String)
     /// libvips could not be loaded or initialised.
@@ -20,13 +23,15 @@ public enum ImageProcessingError: Error, Sendable, Equatable, CustomStringConver
 
     /// A stable snake_case name of the case, for events and metrics:
     /// `unsupported_format`, `too_many_pixels`, `decoding_failed`,
-    /// `processing_failed`, `encoding_failed`, `libvips_unavailable`.
+    /// `processing_failed`, `invalid_processing`, `encoding_failed`,
+    /// `libvips_unavailable`.
     public var code: String {
         switch self {
         case .unsupportedFormat: "unsupported_format"
         case .tooManyPixels: "too_many_pixels"
         case .decodingFailed: "decoding_failed"
         case .processingFailed: "processing_failed"
+        case .invalidProcessing: "invalid_processing"
         case .encodingFailed: "encoding_failed"
         case .libvipsUnavailable: "libvips_unavailable"
         }
@@ -45,6 +50,8 @@ public enum ImageProcessingError: Error, Sendable, Equatable, CustomStringConver
             "Decoding failed (truncated or corrupt data?): \(reason)"
         case .processingFailed(let processor, let reason):
             "Processor \(processor) failed: \(reason)"
+        case .invalidProcessing(let reason):
+            "Processing refused: \(reason)"
         case .encodingFailed(let reason):
             "Encoding failed: \(reason)"
         case .libvipsUnavailable(let reason):

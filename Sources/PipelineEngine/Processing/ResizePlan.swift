@@ -16,6 +16,11 @@ struct ResizePlan: Sendable, Equatable {
         let height: Int
     }
 
+    /// Width of the result (after the crop, if any).
+    var outputWidth: Int { crop?.width ?? scaledWidth }
+    /// Height of the result (after the crop, if any).
+    var outputHeight: Int { crop?.height ?? scaledHeight }
+
     /// Whether the plan leaves a `width`×`height` image exactly as it is.
     func isIdentity(width: Int, height: Int) -> Bool {
         scaledWidth == width && scaledHeight == height && crop == nil

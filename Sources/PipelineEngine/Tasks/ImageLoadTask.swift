@@ -120,14 +120,15 @@ extension ImagePipeline {
     }
 
     private func processUpstream(_ task: PipelineTask<LoadedImage>, request: ImageRequest, source: LoadedData?) {
-        let processor = request.processors[request.processors.count - 1]
+        guard let processor = request.processors.last else { return decodeOriginal(task, request: request, source: source) }
+        let limits = configuration.processingLimits
         let dependency = subscribeImage(request.droppingLastProcessor, origins: { task.requests },
                                         priority: task.priority, source: source) { [self] event in
             task.relay(event) { input in
                 let item = queues.processing.enqueueBlocking(priority: task.priority) { [self] in
                     guard !task.isEnded else { return }
                     counters.countProcessing(processor)
-                    let result = Result { () throws(ImageProcessingError) in try ImageCodec.process(input.image, with: processor) }
+                    let result = Result { () throws(ImageProcessingError) in try ImageCodec.process(input.image, with: processor, limits: limits) }
                     task.send(result
                         .map { LoadedImage(image: $0, source: input.source, sourceFormat: input.sourceFormat, encoded: nil,
                                            cacheURL: nil, sourceMetadata: input.sourceMetadata,

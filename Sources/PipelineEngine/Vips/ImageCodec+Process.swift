@@ -4,8 +4,17 @@ extension ImageCodec {
     /// Applies one processor, returning a new materialised image (or `image`
     /// itself when the processor leaves it unchanged). `image` is not modified
     /// and may be processed by other threads at the same time.
-    /// - Throws: `processingFailed` with the processor's identifier.
-    static func process(_ image: DecodedImage, with processor: ImageProcessor) throws(ImageProcessingError) -> DecodedImage {
+    /// - Throws: `invalidProcessing` when the processor, or what it would
+    ///   produce from this image, breaks `limits` (checked before any work);
+    ///   `processingFailed` with the processor's identifier when libvips fails.
+    static func process(
+        _ image: DecodedImage, with processor: ImageProcessor, limits: ProcessingLimits = .default
+    ) throws(ImageProcessingError) -> DecodedImage {
+        if let problem = limits.problem(with: processor) { throw .invalidProcessing(problem) }
+        if case .resize(let resize) = processor, let plan = ResizePlan(resize, width: image.width, height: image.height),
+           let problem = limits.problem(outputWidth: plan.outputWidth, height: plan.outputHeight) {
+            throw .invalidProcessing(problem)
+        }
         let source = image.handle
         do {
             let result: VipsImageHandle?

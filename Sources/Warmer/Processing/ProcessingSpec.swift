@@ -13,13 +13,16 @@ import PipelineEngine
 /// |---|---|
 /// | `thumbnail=N` | decode with shrink-on-load to at most N px on the longest side (at most once, applied first) |
 /// | `resize=WxH[,fit\|fill][,crop][,upscale]` | resize; 0 for W or H keeps the aspect ratio; `fit` (default) or `fill`; `crop` to exactly W×H with `fill`; `upscale` lets smaller images grow |
-/// | `blur=R` | Gaussian blur with radius (sigma) R |
+/// | `blur=R` | Gaussian blur with radius (sigma) R, in (0, 50] |
 /// | `circle` | cut to a circle (transparent outside) |
 /// | `rounded=R` | round the corners with radius R px |
 /// | `format=jpeg\|png\|webp\|avif` | output format (default: the source's) |
 /// | `quality=1…100` | output quality (default: libvips') |
 ///
 /// Steps are written canonically (`description`), so equal specs look equal.
+/// Limits (docs/pipeline.md, "Hostile input"): at most 1,024 bytes and 8
+/// processing steps; sides at most 10,000 px and a resize's W×H at most 40
+/// megapixels by default (`ProcessingLimits`).
 struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
     var thumbnail: ThumbnailOptions?
     var processors: [ImageProcessor] = []
@@ -30,35 +33,52 @@ struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
     init() {}
 
     /// Parses the wire form; the empty string is the empty spec.
-    init(parsing text: String) throws(ProcessingSpecError) {
+    ///
+    /// Every number is plain decimal digits (a blur sigma may have a
+    /// fraction); anything else, and any spec that breaks `limits` whatever
+    /// the image (see `ProcessingLimits`), is refused with the reason.
+    init(parsing text: String, limits: ProcessingLimits = .default) throws(ProcessingSpecError) {
+        guard text.utf8.count <= Self.maxLength else {
+            throw .invalid("longer than \(Self.maxLength) bytes")
+        }
         for step in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = step.split(separator: "=", maxSplits: 1)
-            let name = String(parts[0]), value = parts.count > 1 ? String(parts[1]) : nil
+            let name: Substring, value: Substring?
+            if let equals = step.firstIndex(of: "=") {
+                name = step[..<equals]
+                value = step[step.index(after: equals)...]
+            } else {
+                (name, value) = (step, nil)
+            }
             switch (name, value) {
             case ("thumbnail", let value?):
                 guard thumbnail == nil else { throw .invalid("thumbnail given twice") }
-                thumbnail = ThumbnailOptions(maxPixelSize: try Self.positive(value, "thumbnail"))
+                thumbnail = ThumbnailOptions(maxPixelSize: try Self.pixels(value, "thumbnail", limit: limits.maxOutputSide))
             case ("resize", let value?):
-                processors.append(.resize(try Self.resize(value)))
+                processors.append(.resize(try Self.resize(value, limits: limits)))
             case ("blur", let value?):
-                guard let radius = Double(value), radius > 0, radius <= 1000 else { throw .invalid("blur needs a radius in (0, 1000]: '\(value)'") }
-                processors.append(.gaussianBlur(radius: radius))
+                guard let sigma = Self.decimal(value), sigma > 0, sigma <= limits.maxBlurSigma else {
+                    throw .invalid("blur needs a radius in (0, \(Self.text(limits.maxBlurSigma))]: '\(value)'")
+                }
+                processors.append(.gaussianBlur(radius: sigma))
             case ("circle", nil):
                 processors.append(.circle)
             case ("rounded", let value?):
-                processors.append(.roundedCorners(radius: try Self.positive(value, "rounded")))
+                processors.append(.roundedCorners(radius: try Self.pixels(value, "rounded", limit: limits.maxOutputSide)))
             case ("format", let value?):
-                guard let parsed = ImageFormat(rawValue: value), [.jpeg, .png, .webp, .avif].contains(parsed) else {
+                guard let parsed = ImageFormat(rawValue: String(value)), [.jpeg, .png, .webp, .avif].contains(parsed) else {
                     throw .invalid("format must be jpeg, png, webp or avif: '\(value)'")
                 }
                 format = parsed
             case ("quality", let value?):
-                guard let parsed = Int(value), (1...100).contains(parsed) else { throw .invalid("quality must be 1-100: '\(value)'") }
+                guard let parsed = Self.integer(value), (1...100).contains(parsed) else {
+                    throw .invalid("quality must be 1-100: '\(value)'")
+                }
                 quality = parsed
             default:
                 throw .invalid("unknown step '\(step)'")
             }
         }
+        if let problem = limits.problem(with: processors) { throw .invalid(problem) }
         if quality != nil, format == nil { throw .invalid("quality needs a format") }
     }
 
@@ -100,23 +120,30 @@ struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
         request.encoding = encoding
     }
 
-    private static func positive(_ value: String, _ name: String) throws(ProcessingSpecError) -> Int {
-        guard let number = Int(value), number > 0, number <= 100_000 else {
-            throw .invalid("\(name) needs a whole number of pixels in 1-100000: '\(value)'")
+    /// The longest spec accepted, in bytes.
+    static let maxLength = 1024
+
+    /// A whole number of pixels in 1...`limit`.
+    private static func pixels(_ value: Substring, _ name: String, limit: Int) throws(ProcessingSpecError) -> Int {
+        guard let number = integer(value), number > 0, number <= limit else {
+            throw .invalid("\(name) needs a whole number of pixels in 1-\(limit): '\(value)'")
         }
         return number
     }
 
-    private static func resize(_ value: String) throws(ProcessingSpecError) -> ImageProcessor.Resize {
-        let parts = value.split(separator: ",").map(String.init)
-        let size = parts[0].split(separator: "x", omittingEmptySubsequences: false)
-        guard size.count == 2, let width = Int(size[0]), let height = Int(size[1]),
-              width >= 0, height >= 0, width + height > 0, width <= 100_000, height <= 100_000 else {
+    private static func resize(_ value: Substring, limits: ProcessingLimits) throws(ProcessingSpecError) -> ImageProcessor.Resize {
+        var parts = value.split(separator: ",", omittingEmptySubsequences: false)[...]
+        let size = (parts.popFirst() ?? "").split(separator: "x", omittingEmptySubsequences: false)
+        guard size.count == 2, let width = size.first.flatMap(integer), let height = size.last.flatMap(integer),
+              width + height > 0 else {
             throw .invalid("resize needs WxH (0 keeps the aspect ratio): '\(value)'")
+        }
+        guard width <= limits.maxOutputSide, height <= limits.maxOutputSide else {
+            throw .invalid("resize sides must be at most \(limits.maxOutputSide) px: '\(value)'")
         }
         var contentMode = ImageProcessor.Resize.ContentMode.aspectFit
         var crop = false, upscale = false
-        for modifier in parts.dropFirst() {
+        for modifier in parts {
             switch modifier {
             case "fit": contentMode = .aspectFit
             case "fill": contentMode = .aspectFill
@@ -127,6 +154,24 @@ struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
         }
         return ImageProcessor.Resize(width: width == 0 ? nil : width, height: height == 0 ? nil : height,
                                      contentMode: contentMode, crop: crop, upscale: upscale)
+    }
+
+    /// 1 to 9 decimal digits, nothing else (no sign, no spaces).
+    static func integer(_ text: Substring) -> Int? {
+        guard (1...9).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Int(text)
+    }
+
+    /// Decimal digits with an optional fraction (`2`, `0.5`, `12.25`), at most 12 characters.
+    static func decimal(_ text: Substring) -> Double? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard text.utf8.count <= 12, let whole = parts.first, integer(whole) != nil,
+              parts.count == 1 || parts.last.map({ integer($0) != nil }) == true else { return nil }
+        return Double(text)
+    }
+
+    private static func text(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
 }
 

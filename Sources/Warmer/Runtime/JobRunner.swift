@@ -22,6 +22,8 @@ struct JobRunner: Sendable {
     let workerID: String
     /// Minimum time between two progress events of a job.
     let progressInterval: Duration
+    /// What a job's processing spec may ask for (the pipeline's limits).
+    let processingLimits: ProcessingLimits
     let log: Log
 
     /// Runs `job` to its end and returns the next job claimed when finishing
@@ -63,7 +65,7 @@ struct JobRunner: Sendable {
         var request = ImageRequest(url: url, priority: priority)
         if destination == .processed {
             do {
-                try ProcessingSpec(parsing: job.processing).apply(to: &request)
+                try ProcessingSpec(parsing: job.processing, limits: processingLimits).apply(to: &request)
             } catch {
                 return .end(.deadLettered(code: "invalid_processing", message: error.description))
             }
@@ -92,6 +94,9 @@ struct JobRunner: Sendable {
                 ])
             case .completed(.success(let response)):
                 return .completed(source: response.source.rawValue, bytes: response.byteCount)
+            case .completed(.failure(.imageProcessingFailed(.invalidProcessing(let reason)))):
+                // What this image would become breaks the limits: no attempt will do better.
+                return .deadLettered(code: "invalid_processing", message: "Processing refused: \(reason)")
             case .completed(.failure(let error)):
                 return .failed(code: error.code, message: error.description, isTransient: error.isTransient)
             case .cancelled:

@@ -54,7 +54,8 @@ struct Worker: Sendable {
         let runner = JobRunner(
             queue: queue, events: EventStream(queue: queue),
             prefetchers: JobPrefetchers(pipeline: pipeline, concurrency: configuration.concurrency), running: running,
-            workerID: workerID, progressInterval: configuration.progressInterval, log: log
+            workerID: workerID, progressInterval: configuration.progressInterval,
+            processingLimits: pipeline.configuration.processingLimits, log: log
         )
         log.info("started", ["worker": workerID, "queue": queue.keys.name, "redis": queue.client.url.description,
                              "concurrency": String(configuration.concurrency)])

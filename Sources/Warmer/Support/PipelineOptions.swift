@@ -20,12 +20,20 @@ struct PipelineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Largest image accepted, in megapixels, checked from the header before decoding.", valueName: "mpx"))
     var maxPixels: Int = 100
 
+    @Option(help: ArgumentHelp("Largest image a processing step may produce, in megapixels.", valueName: "mpx"))
+    var maxOutputPixels: Int = ProcessingLimits.default.maxOutputPixelCount / 1_000_000
+
+    @Option(help: ArgumentHelp("Largest width or height a processing step may produce, in pixels.", valueName: "px"))
+    var maxOutputSide: Int = ProcessingLimits.default.maxOutputSide
+
     @Option(help: ArgumentHelp("Concurrent libvips operations per stage (decode, process, encode); default: one per core, plus one.", valueName: "n"))
     var imageThreads: Int?
 
     func validate() throws {
         guard memoryCacheSize >= 0 else { throw ValidationError("--memory-cache-size must be 0 or more") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be at least 1") }
+        guard (1...1_000_000).contains(maxOutputPixels) else { throw ValidationError("--max-output-pixels must be 1-1000000") }
+        guard (1...100_000).contains(maxOutputSide) else { throw ValidationError("--max-output-side must be 1-100000") }
         if let imageThreads, imageThreads < 1 { throw ValidationError("--image-threads must be at least 1") }
     }
 
@@ -40,6 +48,8 @@ struct PipelineOptions: ParsableArguments {
             configuration.imageCache = ImageCache(limits: limits)
         }
         configuration.imageLimits = ImageLimits(maxPixelCount: maxPixels * 1_000_000)
+        configuration.processingLimits.maxOutputPixelCount = maxOutputPixels * 1_000_000
+        configuration.processingLimits.maxOutputSide = maxOutputSide
         if let imageThreads {
             configuration.concurrency.decoding = imageThreads
             configuration.concurrency.processing = imageThreads
