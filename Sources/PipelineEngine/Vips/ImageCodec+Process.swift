@@ -15,8 +15,8 @@ extension ImageCodec {
            let problem = limits.problem(outputWidth: plan.outputWidth, height: plan.outputHeight) {
             throw .invalidProcessing(problem)
         }
-        let source = image.handle
         do {
+            let source = try image.view()
             let result: VipsImageHandle?
             switch processor {
             case .resize(let resize): result = try resized(source, resize)
@@ -25,7 +25,7 @@ extension ImageCodec {
             case .roundedCorners(let radius): result = try roundedCorners(source, radius: radius)
             }
             guard let result else { return image }
-            return DecodedImage(materialised: try result.materialised())
+            return try DecodedImage(materialised: result.materialised())
         } catch {
             throw .processingFailed(processor: processor.identifier, reason: error.message)
         }

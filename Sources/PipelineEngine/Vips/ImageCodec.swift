@@ -8,9 +8,9 @@ import Foundation
 /// they return is materialised (computed into memory), so it may feed several
 /// processors or encoders at once, from several threads.
 ///
-/// Errors read and clear libvips' error buffer. That buffer is one per
-/// process, so when two threads fail at the same moment a message may mix
-/// both failures' texts; the error case is always right.
+/// Errors take (copy and clear, atomically) libvips' error buffer. That
+/// buffer is one per process, so when two threads fail at the same moment a
+/// message may carry both failures' texts; the error case is always right.
 enum ImageCodec {
     /// Decodes encoded image data.
     ///
@@ -68,12 +68,12 @@ enum ImageCodec {
                 // A second, independent load: shrink-on-load needs to drive the loader itself.
                 let shrunk = try vips.making { warmer_vips_thumbnail_buffer(vips.table, base, count, $0, size) }
                 // vips_thumbnail already rotated upright and applied the ICC profile.
-                return DecodedImage(materialised: try normalised(shrunk, applyICCProfile: false).materialised())
+                return try DecodedImage(materialised: normalised(shrunk, applyICCProfile: false).materialised())
             }
             // Computing the sequential pipeline once, top to bottom, decodes
             // every pixel; failures (truncation) surface here.
             let decoded = try normalised(header, applyICCProfile: true).materialised()
-            return DecodedImage(materialised: try upright(decoded))
+            return try DecodedImage(materialised: upright(decoded))
         } catch {
             throw .decodingFailed("\(loader): \(error.message)")
         }
