@@ -75,6 +75,8 @@ typedef enum {
 #define WARMER_VIPS_ACCESS_SEQUENTIAL 1
 /// VIPS_FAIL_ON_TRUNCATED from VipsFailOn: stop on truncated data (and worse), not on warnings.
 #define WARMER_VIPS_FAIL_ON_TRUNCATED 1
+/// VIPS_FAIL_ON_WARNING from VipsFailOn: stop on any warning of the decoder.
+#define WARMER_VIPS_FAIL_ON_WARNING 3
 /// VIPS_SIZE_DOWN from VipsSize: a thumbnail only ever shrinks.
 #define WARMER_VIPS_SIZE_DOWN 2
 /// VIPS_FOREIGN_HEIF_COMPRESSION_AV1 from VipsForeignHeifCompression: AVIF.
@@ -275,26 +277,27 @@ static inline VipsImage *warmer_vips_image_over_memory(const warmer_vips *vips, 
 
 // ---- Decoding ----
 
-/// Opens an image from memory for one top-to-bottom decode that fails on
-/// truncated or corrupt data (fail_on=truncated) instead of padding with grey.
-/// Reads the header only; pixels are decoded when the image is computed. The
-/// image borrows `buf`.
-static inline VipsImage *warmer_vips_open_buffer_strict(const warmer_vips *vips, const void *buf, size_t len) {
+/// Opens an image from memory for one top-to-bottom decode that fails, at
+/// `fail_on` (a WARMER_VIPS_FAIL_ON_* level), on truncated or corrupt data
+/// instead of padding it with grey. Reads the header only; pixels are
+/// decoded when the image is computed. The image borrows `buf`.
+static inline VipsImage *warmer_vips_open_buffer_strict(const warmer_vips *vips, const void *buf, size_t len, int fail_on) {
     return vips->image_new_from_buffer(buf, len, "",
-        "access", WARMER_VIPS_ACCESS_SEQUENTIAL, "fail_on", WARMER_VIPS_FAIL_ON_TRUNCATED, NULL);
+        "access", WARMER_VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL);
 }
 
 /// Decodes a thumbnail whose width and height are at most `max_size`, using
 /// the loader's shrink-on-load; never upscales; rotates upright by EXIF
-/// orientation; fails on truncated data. The result borrows `buf` until computed.
-static inline int warmer_vips_thumbnail_buffer(const warmer_vips *vips, const void *buf, size_t len, VipsImage **out, int max_size) {
+/// orientation; fails at `fail_on` (given as the loader option string, e.g.
+/// "fail_on=truncated"). The result borrows `buf` until computed.
+static inline int warmer_vips_thumbnail_buffer(const warmer_vips *vips, const void *buf, size_t len, VipsImage **out,
+                                               int max_size, const char *fail_on) {
     // libvips declares `void *buf` but only reads it. vips_thumbnail_buffer in
     // 8.14 ignores its own "fail_on" argument (vips_thumbnail, the file
-    // variant, honours it), so fail_on also goes to the loader through
+    // variant, honours it), so fail_on goes to the loader through
     // "option_string", which does work.
     return vips->thumbnail_buffer((void *)buf, len, out, max_size,
-        "height", max_size, "size", WARMER_VIPS_SIZE_DOWN, "fail_on", WARMER_VIPS_FAIL_ON_TRUNCATED,
-        "option_string", "fail_on=truncated", NULL);
+        "height", max_size, "size", WARMER_VIPS_SIZE_DOWN, "option_string", fail_on, NULL);
 }
 
 /// Rotates (and flips) upright by the EXIF orientation, and clears the tag.

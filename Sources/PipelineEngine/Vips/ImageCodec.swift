@@ -17,8 +17,12 @@ enum ImageCodec {
     /// Before decoding a single pixel, refuses data whose loader is not in
     /// `limits.allowedLoaders` (`unsupportedFormat`) and images whose header
     /// announces more than `limits.maxPixelCount` pixels (`tooManyPixels`).
-    /// Truncated or corrupt data fails with `decodingFailed` (libvips
-    /// `fail_on=truncated`) instead of coming back padded with grey.
+    /// Truncated or corrupt data fails with `decodingFailed` instead of
+    /// coming back padded with grey: JPEG fails on any libjpeg warning
+    /// (`fail_on=warning`: "premature end of data segment", the mark of a
+    /// file cut short, is only a warning to libjpeg), the other formats on
+    /// truncation (`fail_on=truncated`: PNG's many harmless warnings, such as
+    /// an sRGB profile libpng dislikes, do not fail).
     ///
     /// The result is upright (EXIF orientation applied), 8-bit sRGB or grey
     /// (CMYK, 16-bit and ICC-profiled images are converted), with alpha when
@@ -51,7 +55,8 @@ enum ImageCodec {
     ) throws(ImageProcessingError) -> DecodedImage {
         let loader = try allowedLoader(of: base, count: count, limits: limits, vips: vips)
         // Header only: sequential access decodes nothing until pixels are asked for.
-        guard let opened = warmer_vips_open_buffer_strict(vips.table, base, count) else {
+        let failOn = loader == "jpegload_buffer" ? WARMER_VIPS_FAIL_ON_WARNING : WARMER_VIPS_FAIL_ON_TRUNCATED
+        guard let opened = warmer_vips_open_buffer_strict(vips.table, base, count, failOn) else {
             throw .decodingFailed("\(loader): \(vips.takeError())")
         }
         let header = VipsImageHandle(taking: opened, vips: vips)
@@ -66,7 +71,8 @@ enum ImageCodec {
             if let thumbnail {
                 let size = Int32(min(thumbnail.maxPixelSize, 10_000_000))  // libvips' own maximum
                 // A second, independent load: shrink-on-load needs to drive the loader itself.
-                let shrunk = try vips.making { warmer_vips_thumbnail_buffer(vips.table, base, count, $0, size) }
+                let options = failOn == WARMER_VIPS_FAIL_ON_WARNING ? "fail_on=warning" : "fail_on=truncated"
+                let shrunk = try vips.making { warmer_vips_thumbnail_buffer(vips.table, base, count, $0, size, options) }
                 // vips_thumbnail already rotated upright and applied the ICC profile.
                 return try DecodedImage(materialised: normalised(shrunk, applyICCProfile: false).materialised())
             }
