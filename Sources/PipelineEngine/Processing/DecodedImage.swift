@@ -36,10 +36,13 @@ public final class DecodedImage: Sendable {
     private let bandFormat: VipsBandFormat
     /// How the bands are read (sRGB or B_W).
     private let interpretation: VipsInterpretation
+    /// The share of the pipeline's `MemoryBudget` the pixels hold, given
+    /// back when the image goes away.
+    private let reservation: MemoryBudget.Reservation?
 
     /// Wraps a materialised image (see `VipsImageHandle.materialised()`),
     /// before any other thread can see it.
-    init(materialised handle: VipsImageHandle) throws(VipsFailure) {
+    init(materialised handle: VipsImageHandle, reservation: MemoryBudget.Reservation? = nil) throws(VipsFailure) {
         guard let pixels = warmer_vips_image_data(handle.vips.table, handle.pointer) else {
             throw VipsFailure(message: handle.vips.takeError())
         }
@@ -52,6 +55,8 @@ public final class DecodedImage: Sendable {
         bandCount = handle.bands
         hasAlpha = handle.hasAlpha
         cost = width * height * bandCount * handle.bytesPerBand
+        self.reservation = reservation
+        reservation?.shrink(to: cost)
     }
 
     /// A new libvips image of its own over these pixels, for one operation

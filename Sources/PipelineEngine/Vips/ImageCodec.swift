@@ -29,9 +29,16 @@ enum ImageCodec {
     /// the source had it. With `thumbnail`, it is decoded by shrink-on-load to
     /// a longest side of at most `thumbnail.maxPixelSize`.
     ///
+    /// With a `budget`, the decode first reserves what its pixels will take
+    /// (estimated from the header, see `decodeCost`), waiting for room;
+    /// the decoded image then holds that share until it is released. An
+    /// image larger than the whole budget fails with `overMemoryBudget`.
+    /// `shouldStop` ends the wait (the task was cancelled).
+    ///
     /// `data` is needed only during the call.
     static func decode(
-        _ data: Data, thumbnail: ThumbnailOptions? = nil, limits: ImageLimits = .default
+        _ data: Data, thumbnail: ThumbnailOptions? = nil, limits: ImageLimits = .default,
+        budget: MemoryBudget? = nil, shouldStop: () -> Bool = { false }
     ) throws(ImageProcessingError) -> DecodedImage {
         let vips = try Vips.loaded()
         // libvips borrows the bytes: everything up to materialisation happens
@@ -41,7 +48,8 @@ enum ImageCodec {
                 return .failure(.unsupportedFormat(loader: ImageProcessingError.unrecognisedLoader))
             }
             do throws(ImageProcessingError) {
-                return .success(try decode(base, count: buffer.count, thumbnail: thumbnail, limits: limits, vips: vips))
+                return .success(try decode(base, count: buffer.count, thumbnail: thumbnail, limits: limits,
+                                           budget: budget, shouldStop: shouldStop, vips: vips))
             } catch {
                 return .failure(error)
             }
@@ -49,9 +57,10 @@ enum ImageCodec {
         return try result.get()
     }
 
-    /// `decode(_:thumbnail:limits:)` on borrowed bytes.
+    /// `decode(_:thumbnail:limits:budget:shouldStop:)` on borrowed bytes.
     private static func decode(
-        _ base: UnsafeRawPointer, count: Int, thumbnail: ThumbnailOptions?, limits: ImageLimits, vips: Vips
+        _ base: UnsafeRawPointer, count: Int, thumbnail: ThumbnailOptions?, limits: ImageLimits,
+        budget: MemoryBudget?, shouldStop: () -> Bool, vips: Vips
     ) throws(ImageProcessingError) -> DecodedImage {
         let loader = try allowedLoader(of: base, count: count, limits: limits, vips: vips)
         // Header only: sequential access decodes nothing until pixels are asked for.
@@ -66,6 +75,9 @@ enum ImageCodec {
         guard !overflow, pixels <= limits.maxPixelCount else {
             throw .tooManyPixels(width: width, height: height, limit: limits.maxPixelCount)
         }
+        let reservation = try reserve(
+            decodeCost(width: width, height: height, bands: header.bands, orientation: header.orientation, thumbnail: thumbnail),
+            in: budget, shouldStop: shouldStop)
 
         do {
             if let thumbnail {
@@ -74,12 +86,13 @@ enum ImageCodec {
                 let options = failOn == WARMER_VIPS_FAIL_ON_WARNING ? "fail_on=warning" : "fail_on=truncated"
                 let shrunk = try vips.making { warmer_vips_thumbnail_buffer(vips.table, base, count, $0, size, options) }
                 // vips_thumbnail already rotated upright and applied the ICC profile.
-                return try DecodedImage(materialised: normalised(shrunk, applyICCProfile: false).materialised())
+                return try DecodedImage(materialised: normalised(shrunk, applyICCProfile: false).materialised(),
+                                        reservation: reservation)
             }
             // Computing the sequential pipeline once, top to bottom, decodes
             // every pixel; failures (truncation) surface here.
             let decoded = try normalised(header, applyICCProfile: true).materialised()
-            return try DecodedImage(materialised: upright(decoded))
+            return try DecodedImage(materialised: upright(decoded), reservation: reservation)
         } catch {
             throw .decodingFailed("\(loader): \(error.message)")
         }
