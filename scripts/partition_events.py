@@ -16,7 +16,8 @@ standard library only.
   partition_events.py check-recovery CUT_WORKER OTHER_WORKER EVENTS JOB...
       Checks that each given job (held by CUT_WORKER when its link was cut)
       stalled once under CUT_WORKER and then completed exactly once, on
-      OTHER_WORKER, after a new `started` there. Prints `ok - ...` or
+      OTHER_WORKER, after a new `started` there, and that CUT_WORKER
+      published nothing for it after the stall. Prints `ok - ...` or
       `not ok - ...` lines; exits 1 if any check failed.
   partition_events.py check-batch URLS EVENTS --completions FILE
       Checks that every URL of the file URLS (one a line) completed exactly
@@ -102,6 +103,9 @@ def check_recovery(cut_worker, other_worker, events, jobs):
                         if e.get("type") == "started" and e.get("worker") == other_worker and stalls[0] < i < completions[0]]
             checks.expect(len(restarts) == 1, "job %s was claimed again by the other worker after its stall" % job,
                           summary(history))
+        if stalls:
+            stale = [e for e in history[stalls[0] + 1:] if e.get("worker") == cut_worker]
+            checks.expect(not stale, "job %s has no event from the cut worker after its stall" % job, summary(history))
         checks.expect("failed" not in kinds and "deadLettered" not in kinds,
                       "job %s never failed" % job, summary(history))
     return 1 if checks.failed else 0
