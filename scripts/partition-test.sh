@@ -34,8 +34,9 @@
 #   3. Check: batch 1's counters are exact (completed == total; failed,
 #      dead, cancelled 0); every URL completed exactly once; each job w1
 #      held stalled once, under w1, and completed once, on w2, after w2
-#      claimed it; Redis refused w1's late finishes with LEASE_LOST (at
-#      least one, in its error statistics); w1 let go of every job it held (its
+#      claimed it, with no event from w1 after the stall; Redis refused
+#      w1's late finishes with LEASE_LOST (at least one, in its error
+#      statistics, not counting any w2 logged); w1 let go of every job it held (its
 #      log: leases lost, lease lost before finishing, or gave up finishing).
 #   4. Enqueue batch 2 (COUNT2 disk jobs) and check that it completes
 #      exactly and that both workers complete some of it: w1 claims again
