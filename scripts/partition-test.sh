@@ -65,7 +65,7 @@ CORPUS="$BASE/corpus"
 RUN="$BASE/run-$$"
 WARMER=${WARMER_BIN:-$REPO/.build/debug/warmer}
 
-LEASE=4            # seconds: short, so the test takes well under a minute
+LEASE=4            # seconds: short, so the whole test takes about a minute
 CONCURRENCY=3      # jobs per worker
 COUNT1=12          # URLs of batch 1 (processed: CPU-heavy, keep it small)
 COUNT2=24          # URLs of batch 2 (disk)
