@@ -9,7 +9,9 @@
 #   - an nginx origin serving a small image corpus, and
 #   - scripts/fault-origin.py serving the same folder, for faults nginx cannot
 #     produce on demand (cut or stalled bodies, failure sequences, 304s...),
-# and tells the tests where they are through the environment:
+# and tells the tests where they are through the environment (the network
+# partition proof, scripts/partition-test.sh, run by NetworkPartitionTests,
+# brings its own services inside network namespaces):
 #   WARMER_TEST_REDIS_URL    redis://127.0.0.1:PORT
 #   WARMER_TEST_REDIS_PORT   PORT
 #   WARMER_TEST_ORIGIN       http://127.0.0.1:PORT   (/NAME, or /slow/NAME at 100 KB/s
@@ -109,6 +111,14 @@ if ((status != 0)) && [[ ${CI:-} == true ]]; then
     echo "===== $f (last 100 requests) ====="
     tail -n 100 "$f" || true
   done
+fi
+
+# A proof that cannot run on this machine is reported as cancelled by Swift
+# Testing, never as passed (scripts/partition-test.sh without network
+# namespaces): repeat why at the end, where it cannot be missed.
+if grep -q 'SKIPPED: ' "$STATE/swift-test.log"; then
+  echo "===== skipped, not passed ====="
+  grep -o 'SKIPPED: [^"]*' "$STATE/swift-test.log" | sort -u
 fi
 
 # Repeat the failures last, where a log that keeps only its tail shows them.
