@@ -14,11 +14,14 @@ struct QueueScript: Sendable {
 /// Adds URLs to a batch as jobs (coalescing identical work), atomically.
 ///
 /// ARGV: batch id, priority, destination, processing spec ('' for none),
-/// count to add to the batch total, URL…  Returns the number of new jobs.
+/// count to add to the batch total, job time limit in seconds ('' for the
+/// worker's), URL…  Returns the number of new jobs. (`JobQueue.enqueue`
+/// validates every argument.)
 let enqueueScript = QueueScript(#"""
 local urls = {}
-for i = FIRST + 5, #ARGV do urls[#urls + 1] = ARGV[i] end
-return addJobs(ARGV[FIRST], ARGV[FIRST + 1], ARGV[FIRST + 2], ARGV[FIRST + 3], urls, tonumber(ARGV[FIRST + 4]), now())
+for i = FIRST + 6, #ARGV do urls[#urls + 1] = ARGV[i] end
+return addJobs(ARGV[FIRST], ARGV[FIRST + 1], ARGV[FIRST + 2], ARGV[FIRST + 3], urls, tonumber(ARGV[FIRST + 4]),
+  ARGV[FIRST + 5], now())
 """#)
 
 /// Claims up to N jobs for a worker (see `claimJobs`).
