@@ -93,6 +93,21 @@ struct IntakeValidationTests {
         #expect(try await queue.client.send(["LLEN", queue.keys.intake]).integer == 0)
     }
 
+    @Test(arguments: [
+        ["b", "urgent", "disk", "", "1", ""],
+        ["b", "normal", "tape", "", "1", ""],
+        ["b", "normal", "disk", "", "1e20", ""],
+        ["b", "normal", "disk", "", "1", "0"],
+        ["b", "normal", "disk", "", "1", "Infinity"],
+    ])
+    func theEnqueueScriptRefusesBadArgumentsBeforeWriting(header: [String]) async throws {
+        // Given the enqueue script called directly with arguments `JobQueue.enqueue` never sends
+        let queue = try makeQueue()
+        // Then it refuses them, and nothing was written
+        await #expect(throws: SchedulerError.self) { try await queue.run(enqueueScript, header + ["https://images.example/a.jpg"]) }
+        #expect(try await queue.client.send(["KEYS", queue.keys.prefix + "*"]).array.isEmpty)
+    }
+
     @Test func theLargestTotalAndTheTimeoutLimitsAreAccepted() async throws {
         // Given documents at the top of each documented range
         let queue = try makeQueue()
