@@ -25,7 +25,7 @@ struct EnqueueCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds of waiting one priority level is worth (0: strict priorities).", valueName: "seconds"))
     var aging: Double = 60
 
-    @Option(help: ArgumentHelp("Seconds each job may take in all, every attempt included (an intake document's \"timeout\"); default: each worker's --job-timeout.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds a worker may spend on each job, all its download attempts included, before it fails with deadline_exceeded (an intake document's \"timeout\"); default: each worker's --job-timeout.", valueName: "seconds"))
     var timeout: Int?
 
     @Argument(help: ArgumentHelp("File of URLs, or - for standard input.", valueName: "file"))

@@ -24,7 +24,7 @@ struct NetworkOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Download attempts per job, the first included; transient failures (connection errors, timeouts, 408, 429, 5xx) are retried with backoff and jitter, honouring Retry-After.", valueName: "n"))
     var maxAttempts: Int = 4
 
-    @Option(help: ArgumentHelp("Seconds a job (warm: a URL) may take in all, every download attempt and wait between them included; then it fails for good with deadline_exceeded. An intake document's \"timeout\" overrides it for its jobs.", valueName: "seconds"))
+    @Option(help: ArgumentHelp("Seconds a worker may spend on a job (warm: on a URL), all its download attempts and the waits between them included; then the job fails for good with deadline_exceeded and frees its slot. An intake document's \"timeout\" overrides it for its jobs.", valueName: "seconds"))
     var jobTimeout: Int = 120
 
     @Option(help: ArgumentHelp("Bytes per second below which a download is too slow: one that stays below it for --low-speed-time fails with timed_out (and is retried). 0 turns the check off.", valueName: "bytes"))
