@@ -40,6 +40,7 @@ struct WorkerCommand: AsyncParsableCommand {
         var configuration = Worker.Configuration()
         configuration.concurrency = concurrency
         configuration.gracePeriod = .seconds(gracePeriod)
+        configuration.jobTimeout = .seconds(network.jobTimeout)
         let worker = Worker(queue: queue, blockingClient: try redis.makeBlockingClient(),
                             controlClient: try redis.makeBlockingClient(), pipeline: pipeline,
                             configuration: configuration, stop: stop)
