@@ -30,6 +30,7 @@ struct WarmCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocArenas.limit()
         let list = try URLList(path: file)
         try list.validate()
         let dataCache = try cache.makeDataCache()

@@ -28,6 +28,7 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocArenas.limit()
         let stop = StopSignal()
         let queue = try redis.makeQueue(configuration: queueOptions.configuration, connections: 2)
 
