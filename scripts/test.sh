@@ -44,8 +44,22 @@ log() { echo "test.sh: $*" >&2; }
 scripts/bootstrap.sh
 
 # --- Build first: a compile error needs no services ------------------------
-log "swift build --build-tests"
-swift build --build-tests
+# WARMER_SANITIZER=address|thread builds and runs everything (tests and the
+# `warmer` processes they start) under that sanitizer, in its own build
+# folder (.build-asan, .build-tsan); see docs/testing.md.
+BUILD=()
+case ${WARMER_SANITIZER:-} in
+  "") ;;
+  address | thread)
+    BUILD=(-Xswiftc "-sanitize=$WARMER_SANITIZER" --scratch-path ".build-${WARMER_SANITIZER:0:1}san")
+    # libvips and glib are not instrumented: ASan must not stop at their leaks.
+    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1}
+    export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=0:second_deadlock_stack=1}
+    ;;
+  *) log "WARMER_SANITIZER must be address or thread, not '$WARMER_SANITIZER'"; exit 2 ;;
+esac
+log "swift build --build-tests ${BUILD[*]}"
+swift build --build-tests "${BUILD[@]}"
 
 # --- Fixture images ---------------------------------------------------------
 # The generated corpus is cached in $STATE/corpus between runs; every run
@@ -99,7 +113,7 @@ export WARMER_TEST_FAULT_ORIGIN_LOG=$FAULT_ORIGIN_LOG
 width=(--experimental-maximum-parallelization-width "${WARMER_TEST_PARALLELISM:-4}")
 log "swift test ${width[*]} $*"
 status=0
-swift test "${width[@]}" "$@" 2>&1 | tee "$STATE/swift-test.log" || status=${PIPESTATUS[0]}
+swift test "${BUILD[@]}" "${width[@]}" "$@" 2>&1 | tee "$STATE/swift-test.log" || status=${PIPESTATUS[0]}
 
 # On CI nobody can look at .services/test afterwards: show the service logs.
 if ((status != 0)) && [[ ${CI:-} == true ]]; then
