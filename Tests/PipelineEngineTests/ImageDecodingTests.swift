@@ -109,8 +109,9 @@ struct ImageDecodingTests {
         let hostile = try #require(ImageFiles.settingJPEGFrameSize(photo, width: 4000, height: 4000))
         #expect(try ImageHeader(data: hostile).width == 4000)
         let error = #expect(throws: ImageProcessingError.self) { try ImageCodec.decode(hostile, thumbnail: thumbnail) }
+        // (Not the message: libvips' error buffer is one per process, and a
+        // failure on another thread at the same moment may take its text.)
         #expect(error?.code == "decoding_failed", "\(String(describing: error))")
-        #expect(error?.description.contains("premature end of data segment") == true, "\(String(describing: error))")
     }
 
     @Test func refusesSVGPDFTIFFAndTextAsUnsupportedFormats() throws {
