@@ -14,7 +14,8 @@ public struct EventStream: Sendable {
         self.queue = queue
     }
 
-    /// Publishes `event` to the queue's stream and its batch's stream.
+    /// Publishes `event` to the queue's stream and its batch's stream, with
+    /// the password of any URL in its fields masked (`URLCredentials`).
     public func publish(_ event: JobEvent) async throws(SchedulerError) {
         try await publish([event])
     }
@@ -31,10 +32,12 @@ public struct EventStream: Sendable {
         let configuration = queue.configuration
         var commands: [[String]] = []
         for event in events {
-            commands.append(["XADD", keys.events, "MAXLEN", "~", String(configuration.maximumEvents), "*"] + event.streamArguments)
+            // URLs and messages quoting them never publish a password.
+            let fields = event.streamArguments.map(URLCredentials.masked)
+            commands.append(["XADD", keys.events, "MAXLEN", "~", String(configuration.maximumEvents), "*"] + fields)
             if let batch = event.batchID, !batch.isEmpty {
                 commands.append(["XADD", keys.batchEvents(batch), "MAXLEN", "~", String(configuration.maximumBatchEvents), "*"]
-                    + event.streamArguments)
+                    + fields)
             }
         }
         let replies: [RedisReply]

@@ -25,14 +25,16 @@ struct DeadCommand: AsyncParsableCommand {
         func run() async throws {
             let letters = try await redis.makeQueue().deadLetters(limit: limit)
             for letter in letters {
+                // The job hash keeps the URL (and a document) as sent, for
+                // the download and `dead retry`; shown, passwords are masked.
                 if json {
-                    var fields = letter.fields
+                    var fields = letter.fields.mapValues(URLCredentials.masked)
                     fields["deadLetteredAt"] = String(letter.deadLetteredAt)
                     let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
                     Console.write(String(decoding: data, as: UTF8.self) + "\n")
                 } else {
                     let subject = letter.isDocument ? "document " + String((letter.fields["document"] ?? "").prefix(60)) : (letter.url ?? "")
-                    Console.write("\(letter.id)\t\(letter.error ?? "-")\t\(subject)\t\(letter.message ?? "")\n")
+                    Console.write(URLCredentials.masked("\(letter.id)\t\(letter.error ?? "-")\t\(subject)\t\(letter.message ?? "")") + "\n")
                 }
             }
         }

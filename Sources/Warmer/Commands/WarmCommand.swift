@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineEngine
+import Scheduler
 
 /// `warmer warm`: warms URLs into the local disk cache, no Redis needed.
 struct WarmCommand: AsyncParsableCommand {
@@ -91,10 +92,11 @@ final class WarmReporter {
         case .success(let response):
             completed += 1
             bytes += response.byteCount
-            if !isTerminal { Console.write("ok \(response.source.rawValue) \(response.byteCount) \(url)\n") }
+            if !isTerminal { Console.write("ok \(response.source.rawValue) \(response.byteCount) \(URLCredentials.masked(url))\n") }
         case .failure(let error):
             failed += 1
-            FileHandle.standardError.write(Data("failed \(error.code) \(url): \(error.description)\n".utf8))
+            let line = URLCredentials.masked("failed \(error.code) \(url): \(error.description)")
+            FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         if isTerminal {
             Console.write("\r\u{1B}[2K\(completed + failed)/\(total)  done \(completed)  failed \(failed)")

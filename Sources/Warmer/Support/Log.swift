@@ -1,6 +1,8 @@
 import Foundation
+import Scheduler
 
-/// Structured log lines on standard error: `time level message key=value…`.
+/// Structured log lines on standard error: `time level message key=value…`,
+/// with the password of any URL in them masked (`URLCredentials`).
 struct Log: Sendable {
     /// The component name printed with every line.
     let component: String
@@ -23,6 +25,7 @@ struct Log: Sendable {
         for (key, value) in fields {
             line += value.contains(" ") ? " \(key)=\"\(value)\"" : " \(key)=\(value)"
         }
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        // A URL's password never reaches a log (error messages often quote URLs).
+        FileHandle.standardError.write(Data((URLCredentials.masked(line) + "\n").utf8))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Scheduler
 
 /// A list of image URLs read from a file or standard input, one per line.
 ///
@@ -120,7 +121,7 @@ struct URLList {
             if urls.isEmpty { throw WarmerError.noURLs }
             return
         }
-        let shown = invalidLines.prefix(10).map { "  line \($0.number): \($0.text)" }.joined(separator: "\n")
+        let shown = invalidLines.prefix(10).map { "  line \($0.number): \(URLCredentials.masked($0.text))" }.joined(separator: "\n")
         let more = invalidLines.count > 10 ? "\n  … and \(invalidLines.count - 10) more" : ""
         throw WarmerError.invalidURLs("\(invalidLines.count) line(s) are not http(s) URLs; nothing was done:\n\(shown)\(more)")
     }
@@ -140,7 +141,7 @@ enum WarmerError: Error, CustomStringConvertible {
         case .noURLs: "The input holds no URLs"
         case .invalidURLs(let details): details
         case .processingNeedsProcessedDestination: "Processing flags need --destination processed (the disk destination stores the original bytes)"
-        case .notCached(let url): "Not in the cache: \(url)"
+        case .notCached(let url): "Not in the cache: \(URLCredentials.masked(url))"
         }
     }
 }

@@ -32,6 +32,20 @@ local function jobKey(id) return Q.prefix .. 'job:' .. id end
 local function batchKey(id) return Q.prefix .. 'batch:' .. id end
 local function integer(value) return string.format('%.0f', value) end
 
+-- `text` with the password (or lone user name) of every URL in it replaced
+-- by `***`: `http://user:***@host/`. The rule of `URLCredentials` in Swift:
+-- the userinfo is what comes before the last `@` of the authority.
+local function maskUserinfo(anchor, userinfo)
+  local user = string.match(userinfo, '^([^:]*):')
+  return anchor .. (user and (user .. ':***') or '***') .. '@'
+end
+local function masked(text)
+  if not text or not string.find(text, '@', 1, true) then return text end
+  text = string.gsub(text, '(://)([^/?#\\"\'<>%s]*)@', maskUserinfo)
+  text = string.gsub(text, '(:\\/\\/)([^/?#\\"\'<>%s]*)@', maskUserinfo)
+  return text
+end
+
 -- A queued job's score: its arrival (in µs of the queue clock) plus a
 -- handicap of `agingMs` per band. A job waiting longer than the handicap
 -- between two bands overtakes newer jobs of the higher band: no starvation.
@@ -101,7 +115,7 @@ local function emit(batch, fields, exists)
 end
 
 local function jobEvent(job, eventType, at, worker)
-  local fields = { 'v', '1', 'type', eventType, 'job', job.id, 'url', job.url or '', 'ts', integer(at),
+  local fields = { 'v', '1', 'type', eventType, 'job', job.id, 'url', masked(job.url or ''), 'ts', integer(at),
     'attempt', job.attempts or '0' }
   if worker and worker ~= '' then
     fields[#fields + 1] = 'worker'

@@ -49,7 +49,7 @@ return claimJobs(tonumber(ARGV[FIRST]), ARGV[FIRST + 1], now())
 /// the worker reports, unless it completed. Returns the claimed jobs.
 let finishScript = QueueScript(#"""
 local id, token, state, worker = ARGV[FIRST], ARGV[FIRST + 1], ARGV[FIRST + 2], ARGV[FIRST + 3]
-local source, bytes, code, message = ARGV[FIRST + 4], ARGV[FIRST + 5], ARGV[FIRST + 6], ARGV[FIRST + 7]
+local source, bytes, code, message = ARGV[FIRST + 4], ARGV[FIRST + 5], ARGV[FIRST + 6], masked(ARGV[FIRST + 7])
 local delay, claimNext = tonumber(ARGV[FIRST + 8]), tonumber(ARGV[FIRST + 9])
 local job = readJob(id)
 if not job or job.lease ~= token then

@@ -119,8 +119,10 @@ local function sweepLeases(at, limit)
 end
 
 -- An intake document that cannot be used goes to the dead-letter set as a
--- pseudo-job `doc-N` holding the document (up to 64 KiB) and the reason.
+-- pseudo-job `doc-N` holding the document (up to 64 KiB, as sent: `dead
+-- retry` pushes it again) and the reason (URL passwords masked).
 local function deadLetterDocument(document, code, message, at)
+  message = masked(message)
   local id = 'doc-' .. redis.call('INCR', K.seq)
   redis.call('HSET', jobKey(id), 'id', id, 'kind', 'document', 'state', 'dead', 'document',
     string.sub(document, 1, 65536), 'error', code, 'message', message, 'finishedAt', integer(at))

@@ -1,0 +1,41 @@
+import Testing
+import TestSupport
+@testable import Scheduler
+
+/// Passwords in URLs are masked in any text Warmer publishes or logs.
+@Suite("URL credentials")
+struct URLCredentialsTests {
+    @Test(arguments: Self.cases)
+    func masksThePasswordOrALoneUserName(text: String, expected: String) {
+        #expect(URLCredentials.masked(text) == expected)
+    }
+
+    /// The queue's scripts publish events through the same rule, in Lua.
+    @Test(arguments: Self.cases)
+    func theQueueScriptsMaskAlike(text: String, expected: String) async throws {
+        let client = try makeClient()
+        let script = queueLibrary + "\nreturn masked(ARGV[8])"
+        let reply = try await client.send(["EVAL", script, "0", "p:", "1", "1", "1", "1", "1", "1", text])
+        #expect(reply == .string(expected))
+    }
+
+    static let cases: [(String, String)] = [
+        ("http://user:secret@host/a.jpg", "http://user:***@host/a.jpg"),
+        ("https://user:secret@host:8443/a.jpg?x=1#f", "https://user:***@host:8443/a.jpg?x=1#f"),
+        ("http://token@host/a.jpg", "http://***@host/a.jpg"),
+        ("http://user:@host/", "http://user:***@host/"),
+        ("http://user:p@ss:w@rd@host/a", "http://user:***@host/a"),
+        ("http://user:secret@host", "http://user:***@host"),
+        ("http://user:secret@host?q=a@b", "http://user:***@host?q=a@b"),
+        ("Not an http(s) URL: ftp://u:secret@h/x (curl error 1)", "Not an http(s) URL: ftp://u:***@h/x (curl error 1)"),
+        (#"{"urls":["http://a:one@h/1","http://b:two@h/2"]}"#, #"{"urls":["http://a:***@h/1","http://b:***@h/2"]}"#),
+        ("http://host/a@b.jpg", "http://host/a@b.jpg"),
+        ("http://host/path?mail=a@b.c", "http://host/path?mail=a@b.c"),
+        ("mail alice@example.com about http://host/x", "mail alice@example.com about http://host/x"),
+        ("http://user:***@host/", "http://user:***@host/"),
+        ("no url here", "no url here"),
+        ("://user:secret@host", "://user:***@host"),
+        (#"{"urls":["http:\/\/a:one@h\/1"]}"#, #"{"urls":["http:\/\/a:***@h\/1"]}"#),
+        ("", ""),
+    ]
+}
