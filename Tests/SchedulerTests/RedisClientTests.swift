@@ -68,13 +68,14 @@ struct RedisClientTests {
         #expect(try await client.send(["PING"]) == .string("PONG"))
     }
 
-    @Test func unreachableServerFailsWithAConnectionError() async {
+    @Test func unreachableServerFailsWithAnUnreachableErrorThatIsTransient() async {
         let client = RedisClient(url: RedisURL(host: "127.0.0.1", port: 1), timeout: .seconds(2))
         let error = await #expect(throws: RedisError.self) { try await client.send(["PING"]) }
-        guard case .connection = error else {
-            Issue.record("expected a connection error, got \(String(describing: error))")
+        guard case .unreachable = error else {
+            Issue.record("expected an unreachable error (nothing sent), got \(String(describing: error))")
             return
         }
+        #expect(error?.isTransient == true && error?.didNotRun == true)
     }
 
     @Test(arguments: [

@@ -16,6 +16,9 @@ extension JobQueue {
     ///   - timeout: the jobs' time limit, whole seconds in `timeoutRange`
     ///     (the intake document's `timeout`); `nil` for each worker's own
     ///     (`--job-timeout`). A URL that joins a live job does not change it.
+    /// - Throws: `SchedulerError.incompleteEnqueue` when a chunk after the
+    ///   first fails; any other error means nothing was enqueued, or — for a
+    ///   broken connection (`RedisError.connection`) — maybe the first chunk.
     public func enqueue(
         urls: [String], priority: JobPriority = .normal, destination: JobDestination = .disk,
         processing: String = "", batchID: String? = nil, timeout: Duration? = nil
@@ -30,6 +33,13 @@ extension JobQueue {
         let first = min(size, urls.count)
         try await run(enqueueScript, header + [String(urls.count)] + limit + urls[0..<first])
         let rest = stride(from: first, to: urls.count, by: size).map { $0..<min($0 + size, urls.count) }
+        // From here on the batch exists with its whole total: a failure
+        // leaves it incomplete, which the caller must know (not retry).
+        var enqueued = first
+        func incomplete(_ error: SchedulerError) -> SchedulerError {
+            guard case .redis(let cause) = error else { return error }
+            return .incompleteEnqueue(batch: batch, enqueued: enqueued, total: urls.count, cause: cause)
+        }
         // Eight chunks per round trip: a pipeline, without holding every
         // command of a huge batch in memory at once.
         for group in stride(from: 0, to: rest.count, by: 8).map({ rest[$0..<min($0 + 8, rest.count)] }) {
@@ -37,13 +47,19 @@ extension JobQueue {
             do {
                 replies = try await client.pipeline(group.map { evalCommand(enqueueScript, header + ["0"] + limit + urls[$0]) })
             } catch {
-                throw .redis(error)
+                throw incomplete(.redis(error))
             }
             for (range, reply) in zip(group, replies) {
-                guard case .error(let message) = reply else { continue }
-                // Redis restarted and lost its scripts: send this chunk again the long way.
-                guard message.hasPrefix("NOSCRIPT") else { throw .redis(.server(message)) }
-                try await run(enqueueScript, header + ["0"] + limit + urls[range])
+                if case .error(let message) = reply {
+                    // Redis restarted and lost its scripts: send this chunk again the long way.
+                    guard message.hasPrefix("NOSCRIPT") else { throw incomplete(.redis(.server(message))) }
+                    do {
+                        try await run(enqueueScript, header + ["0"] + limit + urls[range])
+                    } catch {
+                        throw incomplete(error)
+                    }
+                }
+                enqueued += range.count
             }
         }
         return batch

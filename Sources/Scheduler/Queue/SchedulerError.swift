@@ -14,9 +14,29 @@ public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidTimeout(Duration)
     /// Talking to Redis failed.
     case redis(RedisError)
+    /// A batch enqueued in several chunks failed after its first chunk went
+    /// in: `enqueued` of its `total` URLs are queued (and its total counts
+    /// them all), the others may or may not be. Not retried on its own:
+    /// sending the batch again would count its URLs twice.
+    case incompleteEnqueue(batch: String, enqueued: Int, total: Int, cause: RedisError)
 
     init(_ error: RedisError) {
         self = .redis(error)
+    }
+
+    /// Whether the operation may succeed if tried again later: Redis was
+    /// unreachable, its connection broke, or it answered `LOADING`, `BUSY`,
+    /// `TRYAGAIN` or `MASTERDOWN` (`RedisError.isTransient`).
+    public var isTransient: Bool {
+        if case .redis(let error) = self { return error.isTransient }
+        return false
+    }
+
+    /// Whether Redis certainly did not run the operation's command
+    /// (`RedisError.didNotRun`): safe to send again even when it is not idempotent.
+    public var didNotRun: Bool {
+        if case .redis(let error) = self { return error.didNotRun }
+        return false
     }
 
     /// A human-readable explanation.
@@ -30,6 +50,8 @@ public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible 
         case .invalidTimeout(let timeout):
             "Invalid job timeout \(timeout): use whole seconds from \(JobQueue.timeoutRange.lowerBound) to \(JobQueue.timeoutRange.upperBound)"
         case .redis(let error): error.description
+        case .incompleteEnqueue(let batch, let enqueued, let total, let cause):
+            "Only \(enqueued) of the \(total) URLs of batch \(batch) are surely enqueued (its total counts all \(total)): \(cause.description)"
         }
     }
 }

@@ -51,7 +51,8 @@ public final class RedisClient: Sendable {
     }
 
     /// Sends one command, e.g. `["HGETALL", key]`.
-    /// - Throws: `RedisError.server` for an error reply, `.connection` when Redis is unreachable.
+    /// - Throws: `RedisError.server` for an error reply, `.unreachable` when no
+    ///   connection could be made, `.connection` when it broke meanwhile.
     @discardableResult
     public func send(_ command: [String]) async throws(RedisError) -> RedisReply {
         let replies = try await pipeline([command])

@@ -3,17 +3,21 @@ import Foundation
 
 /// One blocking hiredis connection.
 ///
-/// Not thread-safe (hiredis contexts are not): `RedisClient` confines each
-/// connection to its own thread. Commands are binary-safe argument vectors
-/// and go out pipelined: all appended, then all replies read.
-final class RedisConnection {
+/// Not thread-safe (hiredis contexts are not), and not `Sendable`: create it
+/// on the thread that uses it and keep it there. `RedisClient` confines each
+/// of its connections to a thread of its own; a caller that must not depend
+/// on Swift's cooperative pool (the worker's lease keeper) uses one directly
+/// from its own thread. Commands are binary-safe argument vectors and go out
+/// pipelined: all appended, then all replies read. Connects lazily, and
+/// again on the next call after an error.
+public final class RedisConnection {
     private let url: RedisURL
     private let timeout: Duration
     private var context: UnsafeMutablePointer<redisContext>?
 
     /// - Parameter timeout: connect, read and write timeout. Blocking commands
     ///   must finish within it.
-    init(url: RedisURL, timeout: Duration) {
+    public init(url: RedisURL, timeout: Duration) {
         self.url = url
         self.timeout = timeout
     }
@@ -29,12 +33,12 @@ final class RedisConnection {
         disconnect()
         let interval = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
         guard let context = redisConnectWithTimeout(url.host, Int32(url.port), interval) else {
-            throw .connection("out of memory")
+            throw .unreachable("out of memory")
         }
         guard context.pointee.err == 0 else {
             let message = String(cString: warmer_redis_errstr(context))
             redisFree(context)
-            throw .connection("\(url.host):\(url.port): \(message)")
+            throw .unreachable("\(url.host):\(url.port): \(message)")
         }
         _ = redisSetTimeout(context, interval)
         _ = redisEnableKeepAlive(context)
@@ -46,10 +50,18 @@ final class RedisConnection {
         }
         if url.database != 0 { setup.append(["SELECT", String(url.database)]) }
         guard !setup.isEmpty else { return }
-        for reply in try execute(setup) {
+        // A refused AUTH or SELECT (WRONGPASS, NOAUTH…) is a server error,
+        // not a reason to wait: only `LOADING` and the like are transient.
+        let replies: [RedisReply]
+        do {
+            replies = try execute(setup)
+        } catch .connection(let message) {
+            throw .unreachable(message) // none of the caller's commands went out
+        }
+        for reply in replies {
             if case .error(let message) = reply {
                 disconnect()
-                throw .connection(message)
+                throw .server(message)
             }
         }
     }
@@ -61,9 +73,9 @@ final class RedisConnection {
 
     /// Sends `commands` in one pipeline and returns one reply per command.
     /// Error replies come back as `.error`; a broken connection throws and disconnects.
-    func execute(_ commands: [[String]]) throws(RedisError) -> [RedisReply] {
+    public func execute(_ commands: [[String]]) throws(RedisError) -> [RedisReply] {
         if context == nil { try connect() }
-        guard let context else { throw .connection("not connected") }
+        guard let context else { throw .unreachable("not connected") }
         for command in commands {
             append(command, to: context)
         }

@@ -10,6 +10,7 @@ struct CancelCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var redis: RedisOptions
+    @OptionGroup var wait: RedisWaitOptions
 
     @Argument(help: ArgumentHelp("The batch to cancel.", valueName: "batch"))
     var batch: String?
@@ -23,7 +24,9 @@ struct CancelCommand: AsyncParsableCommand {
 
     func run() async throws {
         let queue = try redis.makeQueue()
-        let result = if let batch { try await queue.cancel(batch: batch) } else { try await queue.cancel(jobs: jobs) }
+        let result = try await wait.patience.run { () async throws(SchedulerError) in 
+            if let batch { try await queue.cancel(batch: batch) } else { try await queue.cancel(jobs: jobs) }
+        }
         Console.write("cancelled \(result.cancelledJobs) job(s); \(result.abortedRunningJobs) running job(s) told to stop\n")
     }
 }

@@ -15,6 +15,7 @@ struct DeadCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List dead letters, newest first: id, error, URL or document, reason.")
 
         @OptionGroup var redis: RedisOptions
+    @OptionGroup var wait: RedisWaitOptions
 
         @Option(help: "How many to list.")
         var limit = 100
@@ -23,7 +24,8 @@ struct DeadCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
-            let letters = try await redis.makeQueue().deadLetters(limit: limit)
+            let queue = try redis.makeQueue()
+            let letters = try await wait.patience.run { () async throws(SchedulerError) in try await queue.deadLetters(limit: limit) }
             for letter in letters {
                 // The job hash keeps the URL (and a document) as sent, for
                 // the download and `dead retry`; shown, passwords are masked.
@@ -46,10 +48,12 @@ struct DeadCommand: AsyncParsableCommand {
             abstract: "Run dead-lettered jobs again (they count again in their batches); push documents to the intake again.")
 
         @OptionGroup var redis: RedisOptions
+    @OptionGroup var wait: RedisWaitOptions
         @OptionGroup var selection: DeadLetterSelection
 
         func run() async throws {
-            let count = try await redis.makeQueue().retryDeadLetters(selection.ids)
+            let queue = try redis.makeQueue()
+            let count = try await wait.patience.run { () async throws(SchedulerError) in try await queue.retryDeadLetters(selection.ids) }
             Console.write("retried \(count)\n")
         }
     }
@@ -59,10 +63,12 @@ struct DeadCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Delete dead letters for good.")
 
         @OptionGroup var redis: RedisOptions
+    @OptionGroup var wait: RedisWaitOptions
         @OptionGroup var selection: DeadLetterSelection
 
         func run() async throws {
-            let count = try await redis.makeQueue().purgeDeadLetters(selection.ids)
+            let queue = try redis.makeQueue()
+            let count = try await wait.patience.run { () async throws(SchedulerError) in try await queue.purgeDeadLetters(selection.ids) }
             Console.write("purged \(count)\n")
         }
     }

@@ -10,6 +10,7 @@ struct EnqueueCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var redis: RedisOptions
+    @OptionGroup var wait: RedisWaitOptions
 
     @Option(help: "veryLow, low, normal, high or veryHigh.")
     var priority: JobPriority = .normal
@@ -49,8 +50,13 @@ struct EnqueueCommand: AsyncParsableCommand {
         var configuration = JobQueue.Configuration()
         configuration.agingInterval = .milliseconds(Int(aging * 1000))
         let queue = try redis.makeQueue(configuration: configuration)
-        let id = try await queue.enqueue(urls: list.urls, priority: priority, destination: destination,
-                                       processing: spec, batchID: batch, timeout: timeout.map { .seconds($0) })
+        // Enqueueing twice would count the URLs twice: after a broken
+        // connection it is not tried again, only when Redis surely did not run it.
+        let batchID = batch ?? JobQueue.makeBatchID()
+        let id = try await wait.patience.run(idempotent: false) { () async throws(SchedulerError) in 
+            try await queue.enqueue(urls: list.urls, priority: priority, destination: destination,
+                                    processing: spec, batchID: batchID, timeout: timeout.map { .seconds($0) })
+        }
         Console.write(id + "\n")
     }
 }

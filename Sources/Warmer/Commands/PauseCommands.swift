@@ -9,9 +9,11 @@ struct PauseCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var redis: RedisOptions
+    @OptionGroup var wait: RedisWaitOptions
 
     func run() async throws {
-        try await redis.makeQueue().pause()
+        let queue = try redis.makeQueue()
+        try await wait.patience.run { () async throws(SchedulerError) in try await queue.pause() }
         Console.write("queue \(redis.queue) paused\n")
     }
 }
@@ -24,9 +26,11 @@ struct ResumeCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var redis: RedisOptions
+    @OptionGroup var wait: RedisWaitOptions
 
     func run() async throws {
-        try await redis.makeQueue().resume()
+        let queue = try redis.makeQueue()
+        try await wait.patience.run { () async throws(SchedulerError) in try await queue.resume() }
         Console.write("queue \(redis.queue) resumed\n")
     }
 }

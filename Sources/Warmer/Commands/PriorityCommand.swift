@@ -10,6 +10,7 @@ struct PriorityCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var redis: RedisOptions
+    @OptionGroup var wait: RedisWaitOptions
 
     @Argument(help: "veryLow, low, normal, high or veryHigh.")
     var priority: JobPriority
@@ -26,10 +27,12 @@ struct PriorityCommand: AsyncParsableCommand {
 
     func run() async throws {
         let queue = try redis.makeQueue()
-        let changed = if let batch {
-            try await queue.setPriority(priority, ofBatch: batch)
-        } else {
-            try await queue.setPriority(priority, ofJobs: jobs)
+        let changed = try await wait.patience.run { () async throws(SchedulerError) in 
+            if let batch {
+                try await queue.setPriority(priority, ofBatch: batch)
+            } else {
+                try await queue.setPriority(priority, ofJobs: jobs)
+            }
         }
         Console.write("\(changed) job(s) now \(priority.rawValue)\n")
     }

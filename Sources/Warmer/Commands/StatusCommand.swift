@@ -10,6 +10,7 @@ struct StatusCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var redis: RedisOptions
+    @OptionGroup var wait: RedisWaitOptions
 
     @Argument(help: "The batch id; without it, the queue's queued/active/delayed/dead counts, intake backlog and pause.")
     var batch: String?
@@ -19,9 +20,9 @@ struct StatusCommand: AsyncParsableCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = if let batch {
-            try encoder.encode(try await queue.status(ofBatch: batch))
+            try encoder.encode(try await wait.patience.run { () async throws(SchedulerError) in try await queue.status(ofBatch: batch) })
         } else {
-            try encoder.encode(try await queue.statistics())
+            try encoder.encode(try await wait.patience.run { () async throws(SchedulerError) in try await queue.statistics() })
         }
         Console.write(String(decoding: data, as: UTF8.self) + "\n")
     }

@@ -7,10 +7,23 @@ struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Watch events live: progress bars on a terminal, JSON lines otherwise.",
-        discussion: "With --batch, replays the batch's retained events, then follows it and exits when it is finished: 0 if every job completed, 1 otherwise. Without --batch, follows the whole queue until interrupted. It survives a Redis restart: it reconnects and goes on after the last event it read."
+        discussion: """
+            With --batch, replays the batch's retained events, then follows it and exits when it is finished. \
+            Without --batch, follows the whole queue until interrupted. While Redis is unreachable, restarting, \
+            loading its data or busy, it waits (up to --redis-wait seconds of one outage) and goes on after the \
+            last event it read.
+
+            Exit codes: 0 every job of the batch completed; 1 the batch finished with failed, dead or cancelled \
+            jobs; 3 could not follow (unknown batch, Redis unavailable for longer than --redis-wait, or any other \
+            Redis error); 64 bad arguments.
+            """
     )
 
+    /// The exit code for "could not follow": distinct from 1, "the batch had failures".
+    static let couldNotFollow: Int32 = 3
+
     @OptionGroup var redis: RedisOptions
+    @OptionGroup var wait: RedisWaitOptions
 
     @Option(help: ArgumentHelp("Follow one batch and exit when it is finished.", valueName: "id"))
     var batch: String?
@@ -19,24 +32,37 @@ struct WatchCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let queue = try redis.makeQueue()
+        let succeeded: Bool
+        do {
+            succeeded = try await follow(redis.makeQueue(), using: redis.makeBlockingClient())
+        } catch {
+            Log(component: "watch").error("could not follow", ["error": "\(error)"])
+            throw ExitCode(Self.couldNotFollow)
+        }
+        throw ExitCode(succeeded ? 0 : 1)
+    }
+
+    /// Follows the queue (until interrupted) or the batch (until it is
+    /// finished: returns whether every job completed). Throws when it cannot
+    /// follow.
+    private func follow(_ queue: JobQueue, using blocking: RedisClient) async throws -> Bool {
         let stream = EventStream(queue: queue)
-        let blocking = try redis.makeBlockingClient()
         let asJSON = json || !standardOutputIsTerminal
         var board = ProgressBoard()
         var position: EventStream.Position = batch == nil ? .now : .beginning
         var batches: [String] = batch.map { [$0] } ?? []
+        var patience = wait.patience
 
-        if let batch { _ = try await queue.status(ofBatch: batch) }  // fails clearly for an unknown batch
-        var backoff = Backoff()
+        // Fails clearly for an unknown batch (after waiting for Redis if need be).
+        if let batch { _ = try await patience.run { () async throws(SchedulerError) in try await queue.status(ofBatch: batch) } }
         while true {
             let events: [JobEvent]
             do {
                 events = try await stream.read(batch: batch, after: position, timeout: .milliseconds(500), using: blocking)
-                backoff.reset()
+                patience.reset()
             } catch {
-                // Redis restarting: follow on from the same position once it is back.
-                try await waitForRedis(after: error, backoff: &backoff)
+                // Redis restarting or loading: follow on from the same position once it is back.
+                guard await patience.waitToRetry(after: error), !Task.isCancelled else { throw error }
                 continue
             }
             if let last = events.last?.streamID { position = .after(last) }
@@ -44,7 +70,7 @@ struct WatchCommand: AsyncParsableCommand {
                 if let id = event.batchID, !batches.contains(id) { batches.append(id) }
             }
             if asJSON, !events.isEmpty {
-                Console.write(events.map { $0.jsonLine + "\n" }.joined())
+                Console.write(events.map { URLCredentials.masked($0.jsonLine) + "\n" }.joined())
             }
 
             if !asJSON { board.draw(await currentStatuses(of: batches, in: queue)) }
@@ -54,20 +80,13 @@ struct WatchCommand: AsyncParsableCommand {
             let status: BatchStatus
             do {
                 status = try await queue.status(ofBatch: batch)
+                patience.reset()
             } catch {
-                try await waitForRedis(after: error, backoff: &backoff)
+                guard await patience.waitToRetry(after: error), !Task.isCancelled else { throw error }
                 continue
             }
-            if status.isFinished { throw ExitCode(status.isSuccessful ? 0 : 1) }
+            if status.isFinished { return status.isSuccessful }
         }
-    }
-
-    /// Rethrows `error` unless Redis is unreachable; then logs and waits.
-    private func waitForRedis(after error: SchedulerError, backoff: inout Backoff) async throws {
-        guard case .redis(.connection(let reason)) = error else { throw error }
-        Log(component: "watch").warning("Redis unavailable, retrying", ["error": reason, "in": "\(backoff.delay)"])
-        await backoff.wait()
-        try Task.checkCancellation()
     }
 
     private func currentStatuses(of ids: [String], in queue: JobQueue) async -> [BatchStatus] {

@@ -40,13 +40,16 @@ final class RedisServer: @unchecked Sendable {
     /// Starts `redis-server` (from PATH) on a free port with its data in a new
     /// temporary folder, and waits until it answers PING. Tries a few ports in
     /// case another program takes the one picked before Redis binds it.
-    static func start() async throws -> RedisServer {
+    ///
+    /// - Parameter arguments: more `redis-server` flags (e.g.
+    ///   `--busy-reply-threshold 100`) for this first run.
+    static func start(arguments: [String] = []) async throws -> RedisServer {
         var lastError: (any Error)?
         for _ in 0..<3 {
             let directory = try TestEnvironment.temporaryDirectory("redis")
             let server = RedisServer(port: try freeLoopbackPort(), directory: directory)
             do {
-                try await server.launch()
+                try await server.launch(arguments: arguments)
                 return server
             } catch {
                 lastError = error
@@ -58,8 +61,27 @@ final class RedisServer: @unchecked Sendable {
 
     /// Starts it again on the same port and folder (after `kill()`) and waits
     /// until it answers PING, its data loaded from the append-only file.
-    func restart() async throws {
-        try await launch()
+    ///
+    /// - Parameters:
+    ///   - arguments: more `redis-server` flags for this run (e.g.
+    ///     `--key-load-delay`, to make loading last).
+    ///   - untilLoaded: when false, returns as soon as it answers at all,
+    ///     `LOADING` included.
+    func restart(arguments: [String] = [], untilLoaded: Bool = true) async throws {
+        try await launch(arguments: arguments, untilLoaded: untilLoaded)
+    }
+
+    /// Whether it answers PING with `LOADING` (still loading its data) now.
+    func isLoading() async -> Bool {
+        guard let client = try? RedisClient(url: RedisURL(parsing: url), name: "test-own-redis", timeout: .seconds(2)) else {
+            return false
+        }
+        do {
+            _ = try await client.send(["PING"])
+            return false
+        } catch {
+            return error.description.contains("LOADING")
+        }
     }
 
     /// Whether the server process is running.
@@ -96,14 +118,14 @@ final class RedisServer: @unchecked Sendable {
     }
 
     /// Starts the process and waits until it answers PING.
-    private func launch() async throws {
+    private func launch(arguments: [String] = [], untilLoaded: Bool = true) async throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
             "redis-server", "--bind", "127.0.0.1", "--port", String(port), "--daemonize", "no",
             "--appendonly", "yes", "--appendfsync", "always", "--save", "",
             "--dir", directory.path, "--logfile", directory.appendingPathComponent("redis.log").path,
-        ]
+        ] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -111,7 +133,11 @@ final class RedisServer: @unchecked Sendable {
         let client = try RedisClient(url: RedisURL(parsing: url), name: "test-own-redis", timeout: .seconds(2))
         let ready = await eventually(timeout: .seconds(20), pollingEvery: .milliseconds(50)) {
             guard process.isRunning else { return true }
-            return (try? await client.send(["PING"]))?.string == "PONG"
+            do {
+                return try await client.send(["PING"]).string == "PONG"
+            } catch {
+                return !untilLoaded && "\(error)".contains("LOADING")
+            }
         }
         guard ready, process.isRunning else {
             if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
