@@ -66,7 +66,12 @@ extension JobQueue {
 
     /// What a lease renewal found.
     public struct Renewal: Sendable, Hashable {
-        /// Jobs whose lease was lost (it expired and another worker took the job).
+        /// Jobs whose lease was lost: it expired (the job went back to the
+        /// queue with a `stalled` event, or to the dead letters) or another
+        /// claim holds the job now. Abandon them.
+        ///
+        /// A job that ended or was released through its lease meanwhile (its
+        /// finish crossed the renewal) is not lost and is not listed.
         public var lost: [String]
         /// Jobs cancelled while running: abort them (a missed control message is caught here).
         public var cancelled: [String]
@@ -75,8 +80,17 @@ extension JobQueue {
     /// Extends the leases of `jobs` in one call, after recovering other
     /// workers' expired leases and promoting due retries.
     public func renewLeases(of jobs: [Job]) async throws(SchedulerError) -> Renewal {
-        let pairs = jobs.flatMap { [$0.id, $0.leaseToken] }
-        let reply = try await run(renewScript, pairs)
+        Self.renewal(from: try await run(renewScript, jobs.flatMap { [$0.id, $0.leaseToken] }))
+    }
+
+    /// `renewLeases(of:)` on `connection`, blocking the calling thread: for
+    /// a lease keeper on a thread of its own, which neither a busy
+    /// cooperative pool nor the queue client's backlog can hold up.
+    public func renewLeases(of jobs: [Job], on connection: RedisConnection) throws(SchedulerError) -> Renewal {
+        Self.renewal(from: try run(renewScript, jobs.flatMap { [$0.id, $0.leaseToken] }, on: connection))
+    }
+
+    private static func renewal(from reply: RedisReply) -> Renewal {
         let lists = reply.array
         return Renewal(lost: lists.first?.array.compactMap(\.string) ?? [],
                        cancelled: lists.dropFirst().first?.array.compactMap(\.string) ?? [])

@@ -67,6 +67,15 @@ public final class JobQueue: Sendable {
         }
     }
 
+    /// Runs a queue script on `connection`, blocking the calling thread.
+    func run(_ script: QueueScript, _ arguments: [String], on connection: RedisConnection) throws(SchedulerError) -> RedisReply {
+        do {
+            return try script.script.run(on: connection, keys: [keys.queue], arguments: context + arguments)
+        } catch {
+            throw SchedulerError(error)
+        }
+    }
+
     /// The EVALSHA command that runs `script` with `arguments`, for pipelining
     /// several calls (the script must be loaded: run it once with `run` first).
     func evalCommand(_ script: QueueScript, _ arguments: [String]) -> [String] {

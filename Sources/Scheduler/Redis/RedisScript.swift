@@ -21,4 +21,21 @@ struct RedisScript: Sendable {
             return try await client.send(["EVAL", source] + tail)
         }
     }
+
+    /// Runs the script with `keys` and `arguments` on `connection`, blocking
+    /// the calling thread (see `RedisConnection`).
+    func run(on connection: RedisConnection, keys: [String], arguments: [String]) throws(RedisError) -> RedisReply {
+        let tail = [String(keys.count)] + keys + arguments
+        var reply = try Self.only(connection.execute([["EVALSHA", sha1] + tail]))
+        if case .error(let message) = reply, message.hasPrefix("NOSCRIPT") {
+            reply = try Self.only(connection.execute([["EVAL", source] + tail]))
+        }
+        if case .error(let message) = reply { throw .server(message) }
+        return reply
+    }
+
+    private static func only(_ replies: [RedisReply]) throws(RedisError) -> RedisReply {
+        guard let reply = replies.first else { throw .unexpectedReply("no reply") }
+        return reply
+    }
 }

@@ -3,8 +3,9 @@ import Scheduler
 
 /// The jobs a worker holds right now, with their pipeline tasks.
 ///
-/// Gives the lease keeper the jobs to renew, lets the worker abandon jobs
-/// (lost lease, end of the grace period: they go back to the queue) or
+/// Gives the lease keeper the jobs to renew (`leases`, readable from its
+/// thread), lets the worker abandon jobs (lost lease, end of the grace
+/// period: they go back to the queue) or
 /// cancel them (a control message: they end as cancelled), changes a running
 /// job's priority, and tells the worker when a slot frees up.
 actor RunningJobs {
@@ -12,6 +13,8 @@ actor RunningJobs {
     private var slotWaiters: [CheckedContinuation<Void, Never>] = []
     private var emptyWaiters: [CheckedContinuation<Void, Never>] = []
     private let capacity: Int
+    /// The held jobs' leases, for the lease keeper's thread.
+    nonisolated let leases = HeldLeases()
 
     private struct Entry {
         let job: Job
@@ -26,8 +29,6 @@ actor RunningJobs {
 
     /// Free slots now.
     var freeSlots: Int { capacity - jobs.count }
-    /// Jobs held now.
-    var heldJobs: [Job] { jobs.values.map(\.job) }
     /// Number of jobs held now.
     var count: Int { jobs.count }
 
@@ -51,6 +52,7 @@ actor RunningJobs {
 
     func add(_ job: Job) {
         jobs[job.id] = Entry(job: job)
+        leases.insert(job)
     }
 
     /// Whether the job is held by this worker.
@@ -101,11 +103,14 @@ actor RunningJobs {
     func replace(_ jobID: String, with next: Job?) {
         guard let next else { return remove(jobID) }
         jobs[jobID] = nil
+        leases.remove([jobID])
         jobs[next.id] = Entry(job: next)
+        leases.insert(next)
     }
 
     func remove(_ jobID: String) {
         jobs[jobID] = nil
+        leases.remove([jobID])
         if jobs.count < capacity, !slotWaiters.isEmpty {
             slotWaiters.removeFirst().resume()
         }

@@ -61,7 +61,12 @@ struct Worker: Sendable {
         )
         log.info("started", ["worker": workerID, "queue": queue.keys.name, "redis": queue.client.url.description,
                              "concurrency": String(configuration.concurrency)])
-        let leaseKeeper = Task { await keepLeases(of: running) }
+        let leaseKeeper = LeaseKeeper(
+            queue: queue, leases: running.leases, log: log,
+            onLost: { ids in Task { await running.abandon(ids) } },
+            onCancelled: { ids in Task { _ = await running.cancel(ids) } }
+        )
+        leaseKeeper.start()
         let controlReader = Task { await followControlStream(running) }
         // The grace period starts when the stop is requested, whatever the
         // claim loop is doing (it may be waiting for a slot to free).
@@ -69,7 +74,7 @@ struct Worker: Sendable {
         await claimUntilStopped(running: running, runner: runner)
         await running.waitUntilEmpty()
         stopHandler.cancel()
-        leaseKeeper.cancel()
+        await leaseKeeper.stop()
         controlReader.cancel()
         log.info("stopped", ["worker": workerID])
     }
@@ -119,28 +124,6 @@ struct Worker: Sendable {
             await running.replace(current.id, with: next)
             guard let next else { return }
             current = next
-        }
-    }
-
-    /// Renews every held lease three times per lease period (which also
-    /// recovers other workers' expired leases); abandons jobs whose lease was
-    /// lost and aborts jobs cancelled while running.
-    private func keepLeases(of running: RunningJobs) async {
-        let interval = queue.configuration.leaseDuration / 3
-        while !Task.isCancelled {
-            try? await Task.sleep(for: interval)
-            do {
-                let renewal = try await queue.renewLeases(of: await running.heldJobs)
-                if !renewal.lost.isEmpty {
-                    log.warning("leases lost; abandoning jobs", ["jobs": renewal.lost.joined(separator: ",")])
-                    await running.abandon(renewal.lost)
-                }
-                if !renewal.cancelled.isEmpty {
-                    _ = await running.cancel(renewal.cancelled)
-                }
-            } catch {
-                log.warning("could not renew leases", ["error": error.description])
-            }
         }
     }
 

@@ -112,9 +112,15 @@ local lost, cancelled = {}, {}
 -- anyone else took the job over, is still its own.
 for i = FIRST, #ARGV, 2 do
   local id, token = ARGV[i], ARGV[i + 1]
-  local state = redis.call('HMGET', jobKey(id), 'lease', 'state')
+  local state = redis.call('HMGET', jobKey(id), 'lease', 'state', 'expiredLease', 'claims')
   if state[1] ~= token then
-    lost[#lost + 1] = id
+    -- Lost when this lease expired or the job was claimed again since
+    -- (tokens are WORKER/CLAIM); a job that ended or was released through
+    -- this lease (its finish crossed the renewal) is not.
+    local claim = tonumber(string.match(token, '/(%d+)$')) or 0
+    if state[3] == token or (tonumber(state[4]) or 0) > claim or (state[1] and state[1] ~= '') then
+      lost[#lost + 1] = id
+    end
   else
     redis.call('ZADD', K.leases, 'XX', integer(at + Q.leaseMs), id)
     if state[2] == 'cancelling' then cancelled[#cancelled + 1] = id end

@@ -100,6 +100,8 @@ local function sweepLeases(at, limit)
   for _, id in ipairs(expired) do
     redis.call('ZREM', K.leases, id)
     local job = readJob(id)
+    -- Its worker's next renewal reports the job lost (not merely ended).
+    if job and job.lease then redis.call('HSET', jobKey(id), 'expiredLease', job.lease) end
     if job and job.state == 'cancelling' then
       finalize(job, 'cancelled', at, '', {})
     elseif job then

@@ -1,0 +1,158 @@
+import Dispatch
+import Foundation
+import Scheduler
+import Synchronization
+
+/// Keeps the leases of a worker's jobs alive, whatever else the worker is
+/// doing.
+///
+/// Renewal runs on an OS thread of its own (`warmer.leases`) over a Redis
+/// connection of its own: neither a cooperative pool kept busy by hundreds
+/// of jobs nor a backlog of events and finishes on the worker's shared Redis
+/// client can delay it. It renews every held lease four times per lease
+/// period (the same call recovers other workers' expired leases and
+/// promotes due retries), sooner after a failure, and measures each
+/// renewal: its *lag* (how late it started) and its *round trip*. A renewal
+/// that completes more than a quarter of the lease after it was due is
+/// logged (`lease renewal late`), and a summary is logged at the stop.
+///
+/// Jobs whose lease was lost are handed to `onLost` (the worker abandons
+/// them); jobs cancelled while running to `onCancelled`. Both are called on
+/// the keeper's thread and must return at once.
+final class LeaseKeeper: Sendable {
+    /// The queue whose leases are renewed (its keys and configuration; the
+    /// keeper's commands go through its own connection).
+    let queue: JobQueue
+    /// The jobs to renew.
+    let leases: HeldLeases
+    /// Time between two renewals: a quarter of the lease.
+    let interval: Duration
+    private let log: Log
+    private let onLost: @Sendable ([String]) -> Void
+    private let onCancelled: @Sendable ([String]) -> Void
+    /// Signalled by `stop()` to wake the thread at once.
+    private let stopSignal = DispatchSemaphore(value: 0)
+    /// Whether the thread has ended, and who waits for it.
+    private let ending = Mutex<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    init(queue: JobQueue, leases: HeldLeases, log: Log,
+         onLost: @escaping @Sendable ([String]) -> Void, onCancelled: @escaping @Sendable ([String]) -> Void) {
+        self.queue = queue
+        self.leases = leases
+        self.interval = queue.configuration.leaseDuration / 4
+        self.log = log
+        self.onLost = onLost
+        self.onCancelled = onCancelled
+    }
+
+    /// Starts the keeper's thread.
+    func start() {
+        let thread = Thread { [self] in
+            keepLeases()
+            let waiters = ending.withLock { state in
+                state.ended = true
+                defer { state.waiters.removeAll() }
+                return state.waiters
+            }
+            for waiter in waiters { waiter.resume() }
+        }
+        thread.name = "warmer.leases"
+        thread.start()
+    }
+
+    /// Stops renewing and returns once the thread has ended (at most one
+    /// round trip later) and logged its summary. Call once.
+    func stop() async {
+        stopSignal.signal()
+        await withCheckedContinuation { continuation in
+            let ended = ending.withLock { state in
+                if !state.ended { state.waiters.append(continuation) }
+                return state.ended
+            }
+            if ended { continuation.resume() }
+        }
+    }
+
+    // MARK: The keeper's thread
+
+    /// Renews until stopped. Runs on the keeper's thread only, which owns
+    /// the connection and the figures.
+    private func keepLeases() {
+        let lease = queue.configuration.leaseDuration
+        // A renewal that hangs gives up in time for the next one.
+        let connection = RedisConnection(url: queue.client.url, timeout: interval)
+        var figures = Figures()
+        var retryDelay = Duration.milliseconds(100)
+        var due = ContinuousClock.now + interval
+        while !waitForStop(until: due) {
+            let started = ContinuousClock.now
+            let jobs = leases.snapshot
+            do {
+                let renewal = try queue.renewLeases(of: jobs, on: connection)
+                let roundTrip = ContinuousClock.now - started
+                let lag = started - due
+                figures.record(lag: lag, roundTrip: roundTrip)
+                if lag + roundTrip > lease / 4 {
+                    log.warning("lease renewal late", ["lag": lag.logText, "round_trip": roundTrip.logText,
+                                                       "lease": lease.logText, "jobs": String(jobs.count)])
+                }
+                handle(renewal)
+                retryDelay = .milliseconds(100)
+                due = started + interval
+            } catch {
+                figures.failures += 1
+                log.warning("could not renew leases", ["error": error.description, "in": retryDelay.logText])
+                due = .now + retryDelay
+                retryDelay = min(retryDelay * 2, interval)
+            }
+        }
+        log.info("lease keeper stopped", [
+            "renewals": String(figures.renewals), "failures": String(figures.failures),
+            "max_lag": figures.maximumLag.logText, "max_round_trip": figures.maximumRoundTrip.logText,
+            "interval": interval.logText,
+        ])
+    }
+
+    private func handle(_ renewal: JobQueue.Renewal) {
+        if !renewal.lost.isEmpty {
+            log.warning("leases lost; abandoning jobs", ["jobs": renewal.lost.joined(separator: ",")])
+            leases.remove(renewal.lost)
+            onLost(renewal.lost)
+        }
+        if !renewal.cancelled.isEmpty {
+            onCancelled(renewal.cancelled)
+        }
+    }
+
+    /// Sleeps until `deadline`; returns true (at once) when a stop was requested.
+    private func waitForStop(until deadline: ContinuousClock.Instant) -> Bool {
+        let (seconds, attoseconds) = max(.zero, deadline - .now).components
+        let nanoseconds = Int(clamping: seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + attoseconds / 1_000_000_000)
+        return stopSignal.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
+    }
+
+    /// What the renewals measured.
+    private struct Figures {
+        var renewals = 0
+        var failures = 0
+        var maximumLag = Duration.zero
+        var maximumRoundTrip = Duration.zero
+
+        mutating func record(lag: Duration, roundTrip: Duration) {
+            renewals += 1
+            maximumLag = max(maximumLag, lag)
+            maximumRoundTrip = max(maximumRoundTrip, roundTrip)
+        }
+    }
+}
+
+extension Duration {
+    /// Milliseconds with a unit, for log fields: `12ms`.
+    fileprivate var logText: String { "\(milliseconds)ms" }
+
+    /// The duration in whole milliseconds.
+    fileprivate var milliseconds: Int {
+        let (seconds, attoseconds) = components
+        return Int(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+    }
+}
