@@ -50,6 +50,26 @@ struct EventStreamTests {
         #expect(length >= 100)
     }
 
+    /// Found by the partition proof: a worker cut off from Redis published
+    /// `progress` for jobs another worker had taken over once it was back.
+    @Test func aWorkersEventOfAJobIsPublishedOnlyWhileItHoldsTheLease() async throws {
+        // Given a job claimed by worker w1
+        let queue = try makeQueue()
+        let stream = EventStream(queue: queue)
+        let batch = try await queue.enqueue(urls: ["https://images.example/lease.jpg"])
+        let job = try #require(try await queue.claim(upTo: 1, worker: "w1").first)
+
+        // When w1 publishes progress while it holds the lease, then after another claim took it over
+        let whileHeld = try await stream.publish(.progress, of: job, worker: "w1", extra: ["bytes": "10"])
+        try await queue.client.send(["HSET", queue.keys.job(job.id), "lease", "w2/2"])
+        let afterLoss = try await stream.publish(.progress, of: job, worker: "w1", extra: ["bytes": "20"])
+
+        // Then only the first reached the batch's stream
+        #expect(whileHeld && !afterLoss)
+        let events = try await stream.read(batch: batch, after: .beginning, timeout: .milliseconds(100), using: makeClient())
+        #expect(events.filter { $0.kind == .progress }.map(\.bytes) == [10], "\(events.map(\.fields))")
+    }
+
     @Test func jsonLinesCarryNumbersAsNumbers() throws {
         let event = try #require(JobEvent(streamID: "1-0", fields: ["type": "completed", "bytes": "42", "url": "u", "v": "1"]))
         let object = try #require(try JSONSerialization.jsonObject(with: Data(event.jsonLine.utf8)) as? [String: Any])

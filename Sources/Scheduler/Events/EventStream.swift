@@ -4,7 +4,8 @@
 /// trimmed approximately (`MAXLEN ~`). Final events (completed, failed,
 /// deadLettered, batchCompleted) and `started`, `delayed`, `stalled` and
 /// `cancelled` are published by the queue's scripts, atomically with the
-/// state change; workers publish `progress` and `retrying`.
+/// state change; workers publish `progress` and `retrying` through a script
+/// that drops them once the worker no longer holds the job's lease.
 public struct EventStream: Sendable {
     /// The queue whose events these are.
     public let queue: JobQueue
@@ -20,10 +21,18 @@ public struct EventStream: Sendable {
         try await publish([event])
     }
 
-    /// Publishes a `kind` event of `job` in each batch the job counts in.
-    public func publish(_ kind: JobEvent.Kind, of job: Job, worker: String, extra: [String: String] = [:]) async throws(SchedulerError) {
-        let batches = job.batches.isEmpty ? [""] : job.batches
-        try await publish(batches.map { JobEvent(kind, job: job, batch: $0, worker: worker, extra: extra) })
+    /// Publishes a `kind` event of `job` in each batch the job counts in
+    /// now, if `job`'s lease is still the job's current one.
+    /// - Returns: whether it was published (false: the lease was lost, and
+    ///   another worker may run the job).
+    @discardableResult
+    public func publish(
+        _ kind: JobEvent.Kind, of job: Job, worker: String, extra: [String: String] = [:]
+    ) async throws(SchedulerError) -> Bool {
+        var fields = JobEvent(kind, job: job, worker: worker, extra: extra).fields
+        fields["batch"] = nil
+        let arguments = [job.id, job.leaseToken] + fields.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
+        return try await queue.run(publishWhileLeasedScript, arguments).integer == 1
     }
 
     /// Publishes `events` in one round trip.
