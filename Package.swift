@@ -6,6 +6,8 @@ import PackageDescription
 /// Module boundaries (see docs/architecture.md):
 /// - `PipelineEngine` loads one image request end to end (libcurl, libvips). Knows nothing of Redis.
 /// - `Scheduler` is the Redis queue and event streams (hiredis). Knows nothing of images.
+/// - `WarmerInput` parses what producers send (processing specs, URL lists,
+///   intake documents): pure code.
 /// - `Warmer` is the `warmer` executable that maps queued jobs to pipeline requests.
 let package = Package(
     name: "Warmer",
@@ -36,10 +38,11 @@ let package = Package(
             name: "Scheduler",
             dependencies: ["CHiredis", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .target(name: "WarmerInput", dependencies: ["PipelineEngine"]),
         .executableTarget(
             name: "Warmer",
             dependencies: [
-                "PipelineEngine", "Scheduler",
+                "PipelineEngine", "Scheduler", "WarmerInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,7 +50,11 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
-        .testTarget(name: "WarmerTests", dependencies: ["Warmer", "PipelineEngine", "Scheduler", "TestSupport"]),
+        .testTarget(name: "WarmerTests", dependencies: ["Warmer", "PipelineEngine", "Scheduler", "WarmerInput", "TestSupport"]),
+        .testTarget(
+            name: "WarmerInputTests",
+            dependencies: ["WarmerInput", "PipelineEngine", "Scheduler", "TestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Scheduler
+import WarmerInput
 
 /// `warmer enqueue`: adds a batch of URLs to the queue and prints its id.
 struct EnqueueCommand: AsyncParsableCommand {

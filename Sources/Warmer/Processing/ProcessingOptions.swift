@@ -1,4 +1,5 @@
 import ArgumentParser
+import WarmerInput
 
 /// The command-line flags that describe processing, shared by `enqueue`,
 /// `warm` and `cache`. They build a `ProcessingSpec`; flags apply in the

@@ -23,21 +23,25 @@ import PipelineEngine
 /// Limits (docs/pipeline.md, "Hostile input"): at most 1,024 bytes and 8
 /// processing steps; sides at most 10,000 px and a resize's W×H at most 40
 /// megapixels by default (`ProcessingLimits`).
-struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
-    var thumbnail: ThumbnailOptions?
-    var processors: [ImageProcessor] = []
-    var format: ImageFormat?
-    var quality: Int?
+public struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
+    /// The thumbnail to decode to (`thumbnail=N`), applied before the processors.
+    public var thumbnail: ThumbnailOptions?
+    /// The processing steps, in the order written.
+    public var processors: [ImageProcessor] = []
+    /// The output format (`format=`); `nil` keeps the source's.
+    public var format: ImageFormat?
+    /// The output quality (`quality=`), 1-100; needs a `format`.
+    public var quality: Int?
 
     /// The empty spec: the original image, re-encoded in its own format.
-    init() {}
+    public init() {}
 
     /// Parses the wire form; the empty string is the empty spec.
     ///
     /// Every number is plain decimal digits (a blur sigma may have a
     /// fraction); anything else, and any spec that breaks `limits` whatever
     /// the image (see `ProcessingLimits`), is refused with the reason.
-    init(parsing text: String, limits: ProcessingLimits = .default) throws(ProcessingSpecError) {
+    public init(parsing text: String, limits: ProcessingLimits = .default) throws(ProcessingSpecError) {
         guard text.utf8.count <= Self.maxLength else {
             throw .invalid("longer than \(Self.maxLength) bytes")
         }
@@ -83,13 +87,13 @@ struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the spec changes nothing.
-    var isEmpty: Bool { thumbnail == nil && processors.isEmpty && format == nil }
+    public var isEmpty: Bool { thumbnail == nil && processors.isEmpty && format == nil }
 
     /// The output encoding, when a format is given.
-    var encoding: ImageEncoding? { format.map { ImageEncoding(format: $0, quality: quality) } }
+    public var encoding: ImageEncoding? { format.map { ImageEncoding(format: $0, quality: quality) } }
 
     /// The canonical wire form.
-    var description: String {
+    public var description: String {
         var steps: [String] = []
         if let thumbnail { steps.append("thumbnail=\(thumbnail.maxPixelSize)") }
         for processor in processors {
@@ -113,15 +117,8 @@ struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
         return steps.joined(separator: "&")
     }
 
-    /// Applies the spec to a request.
-    func apply(to request: inout ImageRequest) {
-        request.thumbnail = thumbnail
-        request.processors = processors
-        request.encoding = encoding
-    }
-
     /// The longest spec accepted, in bytes.
-    static let maxLength = 1024
+    public static let maxLength = 1024
 
     /// A whole number of pixels in 1...`limit`.
     private static func pixels(_ value: Substring, _ name: String, limit: Int) throws(ProcessingSpecError) -> Int {
@@ -173,15 +170,5 @@ struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
     private static func text(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
-}
 
-/// A processing spec that cannot be parsed.
-enum ProcessingSpecError: Error, Sendable, Equatable, CustomStringConvertible {
-    case invalid(String)
-
-    var description: String {
-        switch self {
-        case .invalid(let reason): "Invalid processing spec: \(reason)"
-        }
-    }
 }

@@ -1,7 +1,6 @@
-import Foundation
 import PipelineEngine
 import Testing
-@testable import Warmer
+import WarmerInput
 
 /// The processing spec's text form (docs/wire-format.md), which producers in
 /// any language write and workers parse.
@@ -16,14 +15,6 @@ import Testing
         #expect(spec.encoding == ImageEncoding(format: .png))
         #expect(spec.description == "resize=400x400,fill,crop&blur=2&rounded=16&format=png")
         #expect(try ProcessingSpec(parsing: spec.description) == spec)
-    }
-
-    @Test func thumbnailAndQualityGoToTheRequest() throws {
-        var request = ImageRequest(url: URL(string: "https://cdn.example/a.jpg")!)
-        try ProcessingSpec(parsing: "thumbnail=320&format=webp&quality=80").apply(to: &request)
-        #expect(request.thumbnail == ThumbnailOptions(maxPixelSize: 320))
-        #expect(request.encoding == ImageEncoding(format: .webp, quality: 80))
-        #expect(request.processedDataCacheKey == "https://cdn.example/a.jpg|thumb(320)|webp(q=80)")
     }
 
     @Test func theEmptySpecChangesNothing() throws {
@@ -66,3 +57,4 @@ import Testing
         #expect(try ProcessingSpec(parsing: "resize=30000x0,upscale", limits: limits).processors.count == 1)
     }
 }
+

@@ -1,39 +1,27 @@
 import Foundation
 
-/// A list of image URLs read from a file or standard input, one per line.
+/// A list of image URLs, one per line, as `warmer enqueue` and `warmer warm`
+/// read them; and the test every job's URL passes before a worker fetches it.
 ///
 /// Blank lines and lines starting with `#` are skipped. Every other line must
 /// be an absolute `http` or `https` URL with a host; `invalidLines` lists the
 /// others with their line numbers, so a command can refuse the whole input
 /// and say exactly what is wrong.
-struct URLList {
+public struct URLList: Sendable {
     /// The valid URLs, in input order.
-    private(set) var urls: [String] = []
+    public private(set) var urls: [String] = []
     /// The invalid lines: (line number, text).
-    private(set) var invalidLines: [(number: Int, text: String)] = []
-
-    /// Reads `path`, or standard input when `path` is `-`.
-    init(path: String) throws {
-        let data: Data
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                throw WarmerError.unreadableFile(path)
-            }
-            data = contents
-        }
-        self.init(bytes: [UInt8](data))
-    }
+    public private(set) var invalidLines: [(number: Int, text: String)] = []
 
     /// Parses `text`.
-    init(text: String) {
+    public init(text: String) {
         self.init(bytes: Array(text.utf8))
     }
 
     /// Parses UTF-8 lines. Works on bytes (a 100,000-line file in tens of
-    /// milliseconds): lines split at LF, ASCII whitespace trimmed.
-    init(bytes: [UInt8]) {
+    /// milliseconds): lines split at LF, ASCII whitespace trimmed. Invalid
+    /// UTF-8 is read as U+FFFD.
+    public init(bytes: [UInt8]) {
         var lineNumber = 0
         var start = bytes.startIndex
         while start < bytes.endIndex {
@@ -57,9 +45,15 @@ struct URLList {
         byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0B || byte == 0x0C
     }
 
-    /// Whether `text` is an absolute http(s) URL with a host.
-    static func isValid(_ text: String) -> Bool {
-        if let verdict = quickVerdict(text.utf8) { return verdict }
+    /// Whether `text` is an absolute http(s) URL with a host: `quickVerdict`
+    /// when it has one, else `fullVerdict`.
+    public static func isValid(_ text: String) -> Bool {
+        quickVerdict(text) ?? fullVerdict(text)
+    }
+
+    /// The verdict of `URLComponents`: the scheme is `http` or `https` (any
+    /// case) and the host is not empty.
+    public static func fullVerdict(_ text: String) -> Bool {
         guard let components = URLComponents(string: text),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty else { return false }
@@ -69,9 +63,10 @@ struct URLList {
     /// The verdict for the common case — `http(s)://host/path?query` in
     /// plain ASCII with no percent escapes, user info or IPv6 literal —
     /// without building `URLComponents` (a large list validates several
-    /// times faster); `nil` for anything else, which `URLComponents` judges.
-    private static func quickVerdict(_ utf8: String.UTF8View) -> Bool? {
-        utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
+    /// times faster); `nil` for anything else, which `fullVerdict` judges.
+    /// Where it gives a verdict, it is `fullVerdict`'s (the URL fuzzer checks).
+    public static func quickVerdict(_ text: String) -> Bool? {
+        text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
             let http = Array("http".utf8)
             guard bytes.count > 7, (0..<4).allSatisfy({ bytes[$0] | 0x20 == http[$0] }) else { return nil }
             var index = 4
@@ -111,36 +106,6 @@ struct URLList {
             true
         default:
             false
-        }
-    }
-
-    /// Throws a readable error listing the invalid lines, if any.
-    func validate() throws {
-        guard !invalidLines.isEmpty else {
-            if urls.isEmpty { throw WarmerError.noURLs }
-            return
-        }
-        let shown = invalidLines.prefix(10).map { "  line \($0.number): \($0.text)" }.joined(separator: "\n")
-        let more = invalidLines.count > 10 ? "\n  … and \(invalidLines.count - 10) more" : ""
-        throw WarmerError.invalidURLs("\(invalidLines.count) line(s) are not http(s) URLs; nothing was done:\n\(shown)\(more)")
-    }
-}
-
-/// Errors the CLI reports to the user.
-enum WarmerError: Error, CustomStringConvertible {
-    case unreadableFile(String)
-    case noURLs
-    case invalidURLs(String)
-    case processingNeedsProcessedDestination
-    case notCached(String)
-
-    var description: String {
-        switch self {
-        case .unreadableFile(let path): "Cannot read '\(path)'"
-        case .noURLs: "The input holds no URLs"
-        case .invalidURLs(let details): details
-        case .processingNeedsProcessedDestination: "Processing flags need --destination processed (the disk destination stores the original bytes)"
-        case .notCached(let url): "Not in the cache: \(url)"
         }
     }
 }

@@ -1,0 +1,17 @@
+import Foundation
+import PipelineEngine
+import Testing
+@testable import Warmer
+import WarmerInput
+
+/// How a job's processing spec becomes the pipeline request the worker runs.
+@Suite struct ProcessingSpecRequestTests {
+    @Test func thumbnailAndQualityGoToTheRequest() throws {
+        var request = ImageRequest(url: URL(string: "https://cdn.example/a.jpg")!)
+        try ProcessingSpec(parsing: "thumbnail=320&format=webp&quality=80").apply(to: &request)
+        #expect(request.thumbnail == ThumbnailOptions(maxPixelSize: 320))
+        #expect(request.encoding == ImageEncoding(format: .webp, quality: 80))
+        #expect(request.processedDataCacheKey == "https://cdn.example/a.jpg|thumb(320)|webp(q=80)")
+    }
+}
+
