@@ -61,7 +61,7 @@ public struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
                 processors.append(.resize(try Self.resize(value, limits: limits)))
             case ("blur", let value?):
                 guard let sigma = Self.decimal(value), sigma > 0, sigma <= limits.maxBlurSigma else {
-                    throw .invalid("blur needs a radius in (0, \(Self.text(limits.maxBlurSigma))]: '\(value)'")
+                    throw .invalid("blur needs a radius in (0, \(Self.decimalText(limits.maxBlurSigma))]: '\(value)'")
                 }
                 processors.append(.gaussianBlur(radius: sigma))
             case ("circle", nil):
@@ -105,7 +105,7 @@ public struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
                 if resize.upscale { step += ",upscale" }
                 steps.append(step)
             case .gaussianBlur(let radius):
-                steps.append(radius == radius.rounded() ? "blur=\(Int(radius))" : "blur=\(radius)")
+                steps.append("blur=" + Self.decimalText(radius))
             case .circle:
                 steps.append("circle")
             case .roundedCorners(let radius):
@@ -167,8 +167,27 @@ public struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
         return Double(text)
     }
 
-    private static func text(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+    /// `value` as the wire form writes numbers: plain decimal digits, a
+    /// fraction only when needed (`8`, `0.5`, `0.00001`), never an exponent
+    /// (Swift prints `1e-05`, which no spec parser takes). The digits are the
+    /// shortest that read back as `value`. Not finite: `nan`, `inf`, `-inf`.
+    public static func decimalText(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
+        if value == value.rounded(), abs(value) < 9e18 { return String(Int(value)) }
+        let shortest = "\(value)"
+        guard let e = shortest.firstIndex(of: "e"), let exponent = Int(shortest[shortest.index(after: e)...]) else {
+            return shortest
+        }
+        var mantissa = shortest[..<e]
+        let sign = mantissa.hasPrefix("-") ? "-" : ""
+        if !sign.isEmpty { mantissa = mantissa.dropFirst() }
+        let digits = Array(mantissa.filter { $0 != "." })
+        // Where the decimal point goes in `digits`, after the shift.
+        let point = (mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count)
+            + exponent
+        if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + String(digits) }
+        if point >= digits.count { return sign + String(digits) + String(repeating: "0", count: point - digits.count) }
+        return sign + String(digits[..<point]) + "." + String(digits[point...])
     }
 
 }

@@ -58,3 +58,21 @@ import WarmerInput
     }
 }
 
+/// Numbers in the canonical form: what `description` writes must parse.
+@Suite struct ProcessingSpecNumberTests {
+    @Test(arguments: [
+        (0.00001, "0.00001"), (0.000015, "0.000015"), (0.0001, "0.0001"), (0.5, "0.5"), (12.25, "12.25"), (8, "8"),
+        (1e-10, "0.0000000001"), (1e20, "100000000000000000000"), (-0.00002, "-0.00002"), (1.5e-7, "0.00000015"),
+    ])
+    func decimalTextIsPlainDecimal(_ value: Double, _ text: String) {
+        #expect(ProcessingSpec.decimalText(value) == text)
+    }
+
+    @Test func aTinyBlurRadiusSurvivesTheCanonicalForm() throws {
+        // Found by the processing-spec fuzzer: 'blur=0.00001' was written back as
+        // 'blur=1e-05', so `warmer enqueue` queued a spec every worker refused.
+        let spec = try ProcessingSpec(parsing: "blur=0.00001")
+        #expect(spec.description == "blur=0.00001")
+        #expect(try ProcessingSpec(parsing: spec.description) == spec)
+    }
+}

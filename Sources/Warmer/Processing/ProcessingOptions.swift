@@ -42,7 +42,7 @@ struct ProcessingOptions: ParsableArguments {
         var steps: [String] = []
         if let thumbnail { steps.append("thumbnail=\(thumbnail)") }
         if let resize { steps.append("resize=\(resize)") }
-        if let blur { steps.append("blur=\(blur)") }
+        if let blur { steps.append("blur=" + ProcessingSpec.decimalText(blur)) }
         if let rounded { steps.append("rounded=\(rounded)") }
         if circle { steps.append("circle") }
         if let format { steps.append("format=\(format)") }
