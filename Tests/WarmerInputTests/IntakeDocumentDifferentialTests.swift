@@ -64,7 +64,9 @@ import WarmerInputProperties
             "1", queue.keys.intake, hex,
         ])
         _ = try await queue.claim(upTo: 1, worker: "differential-test")
-        #expect(try await client.send(["LLEN", queue.keys.intake]).integer == 0)
+        // The document was taken (an expansion leaves a wake-up marker for idle workers).
+        let left = try await client.send(["LRANGE", queue.keys.intake, "0", "-1"]).array.compactMap(\.string)
+        #expect(left.allSatisfy { $0 == "wake" })
         let sequence = try await client.send(["GET", queue.keys.sequence]).string ?? "0"
         let dead = try await client.send(["HGETALL", queue.keys.job("doc-\(sequence)")]).fieldDictionary
         if !dead.isEmpty {
