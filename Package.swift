@@ -66,7 +66,7 @@ let package = Package(
 // MARK: Fuzzing
 //
 // `scripts/fuzz.sh` builds the libFuzzer targets with WARMER_FUZZ=1 (and
-// `--sanitize fuzzer --sanitize address`, in .build-fuzz). The package is
+// `-sanitize=fuzzer,address`, in .build-fuzz). The package is
 // then only what the fuzzers need: WarmerInput over the part of
 // PipelineEngine that describes processing (plain value types; no libcurl,
 // libvips or swift-crypto, so the fuzz build takes seconds, not minutes).

@@ -11,8 +11,8 @@
 #   intake-document  IntakeDocument(parsing:), CJSONDecoder: bounds; agreement with Foundation
 #
 # Builds the fuzzers with WARMER_FUZZ=1 (see Package.swift: only WarmerInput
-# and what it needs), `--sanitize fuzzer --sanitize address`, linked with lld,
-# in .build-fuzz. Each target starts from its committed seeds
+# and what it needs), instrumented for libFuzzer and AddressSanitizer, linked
+# with lld, in .build-fuzz. Each target starts from its committed seeds
 # (Fuzz/Corpus/<target>/) and regression inputs (Fuzz/Crashers/<target>/),
 # with the tokens of Fuzz/Dictionaries/<target>.dict, and keeps what it
 # learns in .build-fuzz/corpus/<target>/ for the next run.
@@ -44,18 +44,28 @@ product() {
 }
 for target in "${TARGETS[@]}"; do product "$target" >/dev/null; done
 
-log "building the fuzzers (WARMER_FUZZ=1, --sanitize fuzzer,address) in $SCRATCH"
-# lld: with gold, libFuzzer finds no coverage counters in Swift objects.
-# (The filter drops a harmless warning ld prints for every ASan helper.)
+log "building the fuzzers (WARMER_FUZZ=1, -sanitize=fuzzer,address) in $SCRATCH"
+# `--sanitize fuzzer` makes SwiftPM link libFuzzer's main; the sanitizers
+# themselves go in one -sanitize= flag, because swiftc keeps only the last
+# one (`--sanitize fuzzer --sanitize address` instruments for one of the two,
+# whichever SwiftPM happens to list last). lld: with gold, libFuzzer finds no
+# coverage counters. (The filter drops a harmless warning for ASan helpers.)
+BUILD=(swift build --scratch-path "$SCRATCH" --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 build_log=$(mktemp)
-if ! WARMER_FUZZ=1 swift build --scratch-path "$SCRATCH" --sanitize fuzzer --sanitize address -Xswiftc -use-ld=lld \
-  >"$build_log" 2>&1; then
+if ! WARMER_FUZZ=1 "${BUILD[@]}" >"$build_log" 2>&1; then
   grep -v "Cannot export local symbol" "$build_log" >&2
   rm -f "$build_log"
   exit 1
 fi
 rm -f "$build_log"
-BIN=$(WARMER_FUZZ=1 swift build --scratch-path "$SCRATCH" --sanitize fuzzer --sanitize address --show-bin-path)
+BIN=$(WARMER_FUZZ=1 "${BUILD[@]}" --show-bin-path)
+# A fuzzer without coverage counters only replays its corpus, and without
+# ASan checks misses memory errors: refuse to pretend.
+undefined=$(nm -u "$BIN"/WarmerInput.build/*.swift.o)
+if ! grep -q __sanitizer_cov <<<"$undefined" || ! grep -q __asan_report_ <<<"$undefined"; then
+  log "WarmerInput is not instrumented for libFuzzer and ASan; remove $SCRATCH and retry"
+  exit 1
+fi
 
 failed=()
 summary=()
