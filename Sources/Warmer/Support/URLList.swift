@@ -1,6 +1,8 @@
 import Foundation
 import WarmerInput
 
+/// Reading a URL list from a file or standard input, and the CLI's error
+/// for invalid lines; the parsing itself is `WarmerInput.URLList`.
 extension URLList {
     /// Reads `path`, or standard input when `path` is `-`.
     init(path: String) throws {
