@@ -60,11 +60,12 @@ public struct URLList: Sendable {
         return true
     }
 
-    /// The verdict for the common case — `http(s)://host/path?query` in
-    /// plain ASCII with no percent escapes, user info or IPv6 literal —
-    /// without building `URLComponents` (a large list validates several
-    /// times faster); `nil` for anything else, which `fullVerdict` judges.
-    /// Where it gives a verdict, it is `fullVerdict`'s (the URL fuzzer checks).
+    /// The verdict for the common case — `http(s)://host[:port]/path?query`
+    /// in plain ASCII with no percent escapes, user info, IPv6 literal or
+    /// IDNA label (`xn--`), and a port of digits only — without building
+    /// `URLComponents` (a large list validates several times faster); `nil`
+    /// for anything else, which `fullVerdict` judges. Where it gives a
+    /// verdict, it is `fullVerdict`'s (the url-list fuzzer checks).
     public static func quickVerdict(_ text: String) -> Bool? {
         text.utf8.withContiguousStorageIfAvailable { bytes -> Bool? in
             let http = Array("http".utf8)
@@ -74,23 +75,44 @@ public struct URLList: Sendable {
             guard index + 3 <= bytes.count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
                   bytes[index + 2] == UInt8(ascii: "/") else { return nil }
             index += 3
-            var hostLength = 0
-            var inHost = true, inPort = false
+            let hostStart = index
+            var hostEnd: Int?, portStart: Int?
             while index < bytes.count {
                 let byte = bytes[index]
-                index += 1
                 guard isPlain(byte) else { return nil }
-                guard inHost else { continue }
-                if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
-                    inHost = false
-                } else if byte == UInt8(ascii: ":") {
-                    inPort = true
-                } else if !inPort {
-                    hostLength += 1
+                if hostEnd == nil {
+                    if byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                        hostEnd = index
+                    } else if byte == UInt8(ascii: ":"), portStart == nil {
+                        portStart = index + 1
+                    } else if portStart != nil, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                        return nil // a port that is not a number: URLComponents refuses it
+                    }
                 }
+                index += 1
             }
-            return hostLength > 0 ? true : nil
+            let authorityEnd = hostEnd ?? bytes.count
+            let host = bytes[hostStart..<(portStart.map { $0 - 1 } ?? authorityEnd)]
+            guard !host.isEmpty, !containsIDNALabel(host) else { return nil }
+            return true
         } ?? nil
+    }
+
+    /// Whether `host` has a label starting with `xn--` (any case): IDNA, which
+    /// `URLComponents` decodes and may refuse.
+    private static func containsIDNALabel(_ host: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var labelStart = true
+        var index = host.startIndex
+        while index < host.endIndex {
+            if labelStart, host.endIndex - index >= 4, host[index] | 0x20 == UInt8(ascii: "x"),
+               host[index + 1] | 0x20 == UInt8(ascii: "n"), host[index + 2] == UInt8(ascii: "-"),
+               host[index + 3] == UInt8(ascii: "-") {
+                return true
+            }
+            labelStart = host[index] == UInt8(ascii: ".")
+            index += 1
+        }
+        return false
     }
 
     /// Letters, digits and the URL punctuation that needs no escaping, except
