@@ -167,7 +167,7 @@ public struct CJSONDecoder {
     }
 
     private mutating func nextToken() -> Token {
-        while [0x20, 0x09, 0x0A, 0x0D].contains(byte(position)) { position += 1 }
+        while Self.isWhitespace(byte(position)) { position += 1 }
         let start = position
         let single: Token.Kind? = switch byte(start) {
         case UInt8(ascii: "{"): .objectBegin
@@ -333,6 +333,11 @@ public struct CJSONDecoder {
     /// `strncasecmp(bytes + index, literal, count) == 0` for a lowercase ASCII `literal`.
     private func caseInsensitivelyMatches(_ literal: String, at index: Int) -> Bool {
         literal.utf8.enumerated().allSatisfy { byte(index + $0.offset) | 0x20 == $0.element }
+    }
+
+    /// JSON's whitespace: space, tab, LF, CR.
+    private static func isWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {
