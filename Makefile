@@ -1,6 +1,8 @@
 # Entry points. The logic lives in scripts/ and bench/; see each script's header.
 #   make demo      build, start local Redis + image origin, warm 60 images with 2 workers
-#   make test      build and run the tests against local Redis + nginx (ARGS="--filter X")
+#   make test      build and run the tests against local Redis + nginx, then fuzz 40 s per parser
+#                  (ARGS="--filter X": those tests only; WARMER_FUZZ_SECONDS=0: no fuzzing)
+#   make fuzz      fuzz the input parsers longer: FUZZ_SECONDS per target (default 300), FUZZ_TARGETS
 #   make bench     warmer vs curl --parallel download throughput (BENCH_COUNT=300)
 #   make bench-processed   320-px JPEG thumbnails: warmer vs vipsthumbnail, one process per core
 #   make bench-http-cache  --cache-mode http: re-warming a warm corpus (fresh, 304s) vs the first warming
@@ -8,13 +10,17 @@
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test bench bench-processed bench-http-cache bench-queue build release clean
+.PHONY: demo test fuzz bench bench-processed bench-http-cache bench-queue build release clean
 
 demo:
 	scripts/demo.sh
 
 test:
 	scripts/test.sh $(ARGS)
+
+FUZZ_SECONDS ?= 300
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench:
 	bench/run.sh
@@ -35,4 +41,4 @@ release:
 	swift build -c release
 
 clean:
-	rm -rf .build .services bench/.work
+	rm -rf .build .build-fuzz .services bench/.work
