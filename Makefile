@@ -7,16 +7,25 @@
 #   make bench-processed   320-px JPEG thumbnails: warmer vs vipsthumbnail, one process per core
 #   make bench-http-cache  --cache-mode http: re-warming a warm corpus (fresh, 304s) vs the first warming
 #   make bench-queue       the Redis queue's own overhead: disk-hit jobs/s, enqueue cost, redis-benchmark
+#   make bench-soak        one worker through 20,000 mixed jobs: exit status, RSS slope, Redis after the retention
+#   make bench-hostile     16 concurrent 100-megapixel decodes against the memory budget; lying JPEGs
+#   make test-asan / test-tsan   the test suite under AddressSanitizer / ThreadSanitizer (docs/testing.md)
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test fuzz bench bench-processed bench-http-cache bench-queue build release clean
+.PHONY: demo test test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile build release clean
 
 demo:
 	scripts/demo.sh
 
 test:
 	scripts/test.sh $(ARGS)
+
+test-asan:
+	WARMER_SANITIZER=address scripts/test.sh $(ARGS)
+
+test-tsan:
+	WARMER_SANITIZER=thread scripts/test.sh $(ARGS)
 
 FUZZ_SECONDS ?= 300
 fuzz:
@@ -34,6 +43,12 @@ bench-http-cache:
 bench-queue:
 	bench/queue.sh
 
+bench-soak:
+	bench/soak.sh
+
+bench-hostile:
+	bench/hostile.sh
+
 build:
 	swift build
 
@@ -41,4 +56,4 @@ release:
 	swift build -c release
 
 clean:
-	rm -rf .build .build-fuzz .services bench/.work
+	rm -rf .build .build-asan .build-tsan .build-fuzz .services bench/.work

@@ -21,6 +21,8 @@ set -euo pipefail
 #   nginx-light           local HTTP origin serving test images
 #   curl                  readiness checks and the bench reference download
 #   make                  the Makefile entry points
+#   iproute2              `ip netns`, for the network partition proof
+#                         (scripts/partition-test.sh)
 #   python3               runs scripts/fault-origin.py, the tests' fault-injecting
 #                         origin (standard library only). Any python3 on PATH is
 #                         enough (pyenv, a CI image's own...); the Debian package
@@ -34,6 +36,7 @@ REQUIRED_PACKAGES=(
   nginx-light
   curl
   make
+  iproute2
   python3
 )
 

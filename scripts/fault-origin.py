@@ -17,6 +17,10 @@ percent-decoded; a "+" stays a plus (write a space as %20).
   GET|HEAD /files/NAME?OPTIONS   DIR/NAME, or 404 when there is no such file
   GET|HEAD /redirect?to=URL      302 with Location: URL
   GET|HEAD /status/CODE          that status, with a tiny text body
+  GET|HEAD /hang                 reads the request and never answers: the
+                                 connection stays open, silent, until the
+                                 client closes it or 120 s pass (logged with
+                                 status 0)
   GET|HEAD /_ready               204, not logged (readiness probe)
 
 Options of /files/NAME (nothing is sent unless asked for: without etag= and
@@ -95,7 +99,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import unquote, urlsplit
 
-from fault_origin_files import FileResponses
+from fault_origin_files import STALL_LIMIT, FileResponses
 from fault_origin_options import BadOption, http_date, int_option, parse_query
 
 IDLE_TIMEOUT = 300  # seconds an idle keep-alive connection is kept
@@ -185,6 +189,8 @@ class Handler(FileResponses, BaseHTTPRequestHandler):
                 self.serve_file(path[len("/files/"):], options)
             elif path == "/redirect":
                 self.serve_redirect(options)
+            elif path == "/hang":
+                self.serve_nothing()
             elif re.fullmatch(r"/status/\d{3}", path):
                 self.serve_status(int(path[len("/status/"):]), options)
             else:
@@ -271,6 +277,11 @@ class Handler(FileResponses, BaseHTTPRequestHandler):
         if not target:
             raise BadOption("/redirect needs ?to=URL")
         self.send_simple(302, [("Location", target)])
+
+    def serve_nothing(self):
+        """Sends nothing at all, then closes the connection."""
+        self.wait_for_hangup(STALL_LIMIT)
+        self.close_connection = True
 
     def serve_status(self, status, options):
         if not 100 <= status <= 599:

@@ -75,18 +75,24 @@ typedef enum {
 #define WARMER_VIPS_ACCESS_SEQUENTIAL 1
 /// VIPS_FAIL_ON_TRUNCATED from VipsFailOn: stop on truncated data (and worse), not on warnings.
 #define WARMER_VIPS_FAIL_ON_TRUNCATED 1
+/// VIPS_FAIL_ON_WARNING from VipsFailOn: stop on any warning of the decoder.
+#define WARMER_VIPS_FAIL_ON_WARNING 3
 /// VIPS_SIZE_DOWN from VipsSize: a thumbnail only ever shrinks.
 #define WARMER_VIPS_SIZE_DOWN 2
 /// VIPS_FOREIGN_HEIF_COMPRESSION_AV1 from VipsForeignHeifCompression: AVIF.
 #define WARMER_VIPS_HEIF_COMPRESSION_AV1 4
 
 /// The libvips (and glib) functions Warmer calls.
+///
+/// The static inline functions below are compiled into every Swift file that
+/// calls them, and SwiftPM's incremental build does not recompile a Swift
+/// file when only this header changes: after changing this struct's layout,
+/// delete .build/*/debug/PipelineEngine.build (CI builds from scratch).
 typedef struct warmer_vips {
     int (*init)(const char *argv0);
     void (*cache_set_max)(int max);
     void (*concurrency_set)(int concurrency);
-    const char *(*error_buffer)(void);
-    void (*error_clear)(void);
+    char *(*error_buffer_copy)(void);
     const char *(*foreign_find_load_buffer)(const void *data, size_t size);
     const char *(*nickname_find)(warmer_gtype type);
     VipsImage *(*image_new_from_buffer)(const void *buf, size_t len, const char *option_string, ...);
@@ -103,6 +109,8 @@ typedef struct warmer_vips {
     warmer_gboolean (*image_hasalpha)(VipsImage *image);
     warmer_gtype (*image_get_typeof)(const VipsImage *image, const char *name);
     VipsImage *(*image_copy_memory)(VipsImage *image);
+    const void *(*image_get_data)(VipsImage *image);
+    VipsImage *(*image_new_from_memory)(const void *data, size_t size, int width, int height, int bands, VipsBandFormat format);
 
     // Loading and colour (resample.h, conversion.h, colour.h).
     int (*thumbnail_buffer)(void *buf, size_t len, VipsImage **out, int width, ...);
@@ -110,6 +118,7 @@ typedef struct warmer_vips {
     int (*colourspace)(VipsImage *in, VipsImage **out, VipsInterpretation space, ...);
     int (*icc_transform)(VipsImage *in, VipsImage **out, const char *output_profile, ...);
     int (*cast)(VipsImage *in, VipsImage **out, VipsBandFormat format, ...);
+    int (*copy)(VipsImage *in, VipsImage **out, ...);
 
     // Processing (resample.h, conversion.h, convolution.h, arithmetic.h, create.h, draw.h).
     int (*resize)(VipsImage *in, VipsImage **out, double scale, ...);
@@ -149,8 +158,7 @@ static inline const warmer_vips *warmer_vips_load(void) {
     WARMER_RESOLVE(init, "vips_init")
     WARMER_RESOLVE(cache_set_max, "vips_cache_set_max")
     WARMER_RESOLVE(concurrency_set, "vips_concurrency_set")
-    WARMER_RESOLVE(error_buffer, "vips_error_buffer")
-    WARMER_RESOLVE(error_clear, "vips_error_clear")
+    WARMER_RESOLVE(error_buffer_copy, "vips_error_buffer_copy")
     WARMER_RESOLVE(foreign_find_load_buffer, "vips_foreign_find_load_buffer")
     WARMER_RESOLVE(nickname_find, "vips_nickname_find")
     WARMER_RESOLVE(image_new_from_buffer, "vips_image_new_from_buffer")
@@ -165,11 +173,14 @@ static inline const warmer_vips *warmer_vips_load(void) {
     WARMER_RESOLVE(image_hasalpha, "vips_image_hasalpha")
     WARMER_RESOLVE(image_get_typeof, "vips_image_get_typeof")
     WARMER_RESOLVE(image_copy_memory, "vips_image_copy_memory")
+    WARMER_RESOLVE(image_get_data, "vips_image_get_data")
+    WARMER_RESOLVE(image_new_from_memory, "vips_image_new_from_memory")
     WARMER_RESOLVE(thumbnail_buffer, "vips_thumbnail_buffer")
     WARMER_RESOLVE(autorot, "vips_autorot")
     WARMER_RESOLVE(colourspace, "vips_colourspace")
     WARMER_RESOLVE(icc_transform, "vips_icc_transform")
     WARMER_RESOLVE(cast, "vips_cast")
+    WARMER_RESOLVE(copy, "vips_copy")
     WARMER_RESOLVE(resize, "vips_resize")
     WARMER_RESOLVE(extract_area, "vips_extract_area")
     WARMER_RESOLVE(extract_band, "vips_extract_band")
@@ -201,8 +212,10 @@ static inline int warmer_vips_init(const warmer_vips *vips, const char *argv0) {
 static inline void warmer_vips_cache_set_max(const warmer_vips *vips, int max) { vips->cache_set_max(max); }
 /// Threads libvips uses to compute one image (its threadpool size).
 static inline void warmer_vips_concurrency_set(const warmer_vips *vips, int concurrency) { vips->concurrency_set(concurrency); }
-static inline const char *warmer_vips_error_buffer(const warmer_vips *vips) { return vips->error_buffer(); }
-static inline void warmer_vips_error_clear(const warmer_vips *vips) { vips->error_clear(); }
+/// libvips' accumulated error text, copied and cleared in one step under
+/// libvips' lock (the buffer is one per process: reading it and clearing it
+/// in two calls races with other threads' errors). Free it with warmer_vips_free.
+static inline char *warmer_vips_take_error(const warmer_vips *vips) { return vips->error_buffer_copy(); }
 static inline const char *warmer_vips_find_loader(const warmer_vips *vips, const void *data, size_t size) {
     return vips->foreign_find_load_buffer(data, size);
 }
@@ -248,28 +261,43 @@ static inline VipsImage *warmer_vips_copy_memory(const warmer_vips *vips, VipsIm
     return vips->image_copy_memory(image);
 }
 
+/// The pixels of a memory image (one made by warmer_vips_copy_memory), or
+/// NULL and the vips error buffer set.
+static inline const void *warmer_vips_image_data(const warmer_vips *vips, VipsImage *image) {
+    return vips->image_get_data(image);
+}
+
+/// A new image over `data`, which it borrows (no copy): `data` must outlive
+/// it. Each caller gets an image of its own, so libvips' per-image state
+/// (reorder data, regions) is never built by two threads at once.
+static inline VipsImage *warmer_vips_image_over_memory(const warmer_vips *vips, const void *data, size_t size,
+                                                        int width, int height, int bands, VipsBandFormat format) {
+    return vips->image_new_from_memory(data, size, width, height, bands, format);
+}
+
 // ---- Decoding ----
 
-/// Opens an image from memory for one top-to-bottom decode that fails on
-/// truncated or corrupt data (fail_on=truncated) instead of padding with grey.
-/// Reads the header only; pixels are decoded when the image is computed. The
-/// image borrows `buf`.
-static inline VipsImage *warmer_vips_open_buffer_strict(const warmer_vips *vips, const void *buf, size_t len) {
+/// Opens an image from memory for one top-to-bottom decode that fails, at
+/// `fail_on` (a WARMER_VIPS_FAIL_ON_* level), on truncated or corrupt data
+/// instead of padding it with grey. Reads the header only; pixels are
+/// decoded when the image is computed. The image borrows `buf`.
+static inline VipsImage *warmer_vips_open_buffer_strict(const warmer_vips *vips, const void *buf, size_t len, int fail_on) {
     return vips->image_new_from_buffer(buf, len, "",
-        "access", WARMER_VIPS_ACCESS_SEQUENTIAL, "fail_on", WARMER_VIPS_FAIL_ON_TRUNCATED, NULL);
+        "access", WARMER_VIPS_ACCESS_SEQUENTIAL, "fail_on", fail_on, NULL);
 }
 
 /// Decodes a thumbnail whose width and height are at most `max_size`, using
 /// the loader's shrink-on-load; never upscales; rotates upright by EXIF
-/// orientation; fails on truncated data. The result borrows `buf` until computed.
-static inline int warmer_vips_thumbnail_buffer(const warmer_vips *vips, const void *buf, size_t len, VipsImage **out, int max_size) {
+/// orientation; fails at `fail_on` (given as the loader option string, e.g.
+/// "fail_on=truncated"). The result borrows `buf` until computed.
+static inline int warmer_vips_thumbnail_buffer(const warmer_vips *vips, const void *buf, size_t len, VipsImage **out,
+                                               int max_size, const char *fail_on) {
     // libvips declares `void *buf` but only reads it. vips_thumbnail_buffer in
     // 8.14 ignores its own "fail_on" argument (vips_thumbnail, the file
-    // variant, honours it), so fail_on also goes to the loader through
+    // variant, honours it), so fail_on goes to the loader through
     // "option_string", which does work.
     return vips->thumbnail_buffer((void *)buf, len, out, max_size,
-        "height", max_size, "size", WARMER_VIPS_SIZE_DOWN, "fail_on", WARMER_VIPS_FAIL_ON_TRUNCATED,
-        "option_string", "fail_on=truncated", NULL);
+        "height", max_size, "size", WARMER_VIPS_SIZE_DOWN, "option_string", fail_on, NULL);
 }
 
 /// Rotates (and flips) upright by the EXIF orientation, and clears the tag.
@@ -283,6 +311,11 @@ static inline int warmer_vips_icc_to_srgb(const warmer_vips *vips, VipsImage *in
 }
 static inline int warmer_vips_cast(const warmer_vips *vips, VipsImage *in, VipsImage **out, VipsBandFormat format) {
     return vips->cast(in, out, format, NULL);
+}
+
+/// `in` labelled with `interpretation` (a lazy copy: no pixel is copied).
+static inline int warmer_vips_relabel(const warmer_vips *vips, VipsImage *in, VipsImage **out, VipsInterpretation interpretation) {
+    return vips->copy(in, out, "interpretation", interpretation, NULL);
 }
 
 // ---- Processing ----

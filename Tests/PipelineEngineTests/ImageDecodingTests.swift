@@ -100,6 +100,20 @@ struct ImageDecodingTests {
         }
     }
 
+    /// Issue 10, finding 5: a 10000×10000 header over an 800×534 photo's data
+    /// once decoded "successfully", its missing rows padded grey (libjpeg
+    /// calls a segment cut short a warning, not an error).
+    @Test(arguments: [nil, ThumbnailOptions(maxPixelSize: 320)])
+    func aJPEGWhoseHeaderClaimsMoreThanItsDataHoldsFails(_ thumbnail: ThumbnailOptions?) throws {
+        let photo = try files.make(width: 800, height: 534)
+        let hostile = try #require(ImageFiles.settingJPEGFrameSize(photo, width: 4000, height: 4000))
+        #expect(try ImageHeader(data: hostile).width == 4000)
+        let error = #expect(throws: ImageProcessingError.self) { try ImageCodec.decode(hostile, thumbnail: thumbnail) }
+        // (Not the message: libvips' error buffer is one per process, and a
+        // failure on another thread at the same moment may take its text.)
+        #expect(error?.code == "decoding_failed", "\(String(describing: error))")
+    }
+
     @Test func refusesSVGPDFTIFFAndTextAsUnsupportedFormats() throws {
         let svg = Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>"#.utf8)
         #expect(throws: ImageProcessingError.unsupportedFormat(loader: "svgload_buffer")) { try ImageCodec.decode(svg) }

@@ -47,6 +47,23 @@ struct ImageProcessingTests {
         #expect(try size(resized(.init(width: 500, height: 500, contentMode: .aspectFill, crop: true, upscale: true))) == [500, 500])
     }
 
+    /// Issue 10, finding 4: `resize=30000x0,upscale` took 45 s and 3.5 GiB.
+    @Test func aResizeWhoseOutputBreaksTheLimitsIsRefusedBeforeAnyWork() throws {
+        let limits = ProcessingLimits()
+        // 400×300 upscaled to 10000 wide: 10000×7500 = 75 MP, over the 40 MP default
+        let error = #expect(throws: ImageProcessingError.self) {
+            try ImageCodec.process(landscape, with: .resize(.init(width: 10_000, upscale: true)), limits: limits)
+        }
+        #expect(error?.code == "invalid_processing")
+        #expect(error?.description.contains("10000×7500") == true, "\(String(describing: error))")
+        #expect(throws: ImageProcessingError.invalidProcessing("blur sigma 1000.0 is outside 0-50")) {
+            try ImageCodec.process(landscape, with: .gaussianBlur(radius: 1000), limits: limits)
+        }
+        // The same resize within larger limits runs
+        let wide = ProcessingLimits(maxOutputSide: 10_000, maxOutputPixelCount: 80_000_000)
+        #expect(try ImageCodec.process(landscape, with: .resize(.init(width: 2000, upscale: true)), limits: wide).width == 2000)
+    }
+
     @Test func resizeLandsExactlyOnOddTargetSizes() throws {
         let odd = try ImageCodec.decode(files.make(width: 997, height: 601, format: "png"))
         for width in [1, 3, 17, 100, 333, 500, 996] {

@@ -42,6 +42,12 @@ public enum FaultOrigin {
         try url(path: "redirect", query: ["to": to.absoluteString])
     }
 
+    /// URL of `/hang`: an origin that accepts the connection, reads the
+    /// request and never answers (for up to 120 s). `id` tags the request in the log.
+    public static func hang(id: String) throws -> URL {
+        try url(path: "hang", query: ["id": id])
+    }
+
     /// URL of `/status/CODE`: that status, with a tiny text body.
     public static func status(_ code: Int) throws -> URL {
         try url(path: "status/\(code)", query: [:])

@@ -69,6 +69,25 @@ public final class ImageFiles: Sendable {
         return patched
     }
 
+    /// `jpeg` with the size in its frame header (SOF0/1/2) changed to
+    /// `width`×`height`: a file whose header claims far more pixels than its
+    /// data holds, as a hostile producer would send. Nil when no frame header is found.
+    public static func settingJPEGFrameSize(_ jpeg: Data, width: UInt16, height: UInt16) -> Data? {
+        var bytes = [UInt8](jpeg)
+        var index = 2  // after SOI
+        while index + 9 < bytes.count, bytes[index] == 0xFF {
+            let marker = bytes[index + 1]
+            let length = Int(bytes[index + 2]) << 8 | Int(bytes[index + 3])
+            if [0xC0, 0xC1, 0xC2].contains(marker) {
+                bytes[index + 5] = UInt8(height >> 8); bytes[index + 6] = UInt8(height & 0xFF)
+                bytes[index + 7] = UInt8(width >> 8); bytes[index + 8] = UInt8(width & 0xFF)
+                return Data(bytes)
+            }
+            index += 2 + length
+        }
+        return nil
+    }
+
     /// A PNG whose header announces `width`×`height` 8-bit RGB pixels,
     /// followed by a few bytes of meaningless image data: a valid header at
     /// no cost, for decompression-bomb checks. Decoding its pixels would fail.

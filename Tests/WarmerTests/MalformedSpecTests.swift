@@ -39,6 +39,29 @@ struct MalformedSpecTests {
         }
     }
 
+    @Test func aSpecWhoseOutputWouldBeTooLargeForTheImageIsDeadLetteredWhenItRuns() async throws {
+        // Given a spec that parses, but would make a 160×120 image 10000×7500 (75 MP, over the 40 MP default)
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let image = try await Origin.makeImages("too-large-output", count: 1)[0]
+        let batch = try await queue.queue.enqueue(urls: [image.url.absoluteString], destination: .processed,
+                                                  processing: "resize=10000x0,upscale")
+
+        try await withWorkers(queue: queue, cacheDirectory: cache) { workers in
+            // When a worker runs it
+            let status = try await queue.waitUntilFinished(batch: batch)
+
+            // Then it is dead-lettered as invalid_processing, naming the size, and never retried
+            #expect(status.dead == 1, "\(status)\n\(workers.logs)")
+            let events = try await queue.events(ofBatch: batch)
+            let dead = try #require(events.first { $0.kind == .deadLettered }, "\(events.summary)")
+            #expect(dead.fields["error"] == "invalid_processing")
+            #expect(dead.fields["message"]?.contains("10000×7500") == true, "\(dead.fields)")
+            #expect(!events.contains { $0.kind == .retrying })
+        }
+    }
+
     @Test(arguments: [["enqueue", "--destination", "processed", "--processing", "="],
                       ["cache", "path", "--processing", "resize=,", "http://127.0.0.1:9/a.jpg"],
                       ["enqueue", "--destination", "processed", "--resize", "30000x0,upscale"],

@@ -16,9 +16,13 @@ public final class DataLoader: Sendable {
         public var connectTimeout: Duration = .seconds(10)
         /// Time allowed for the whole transfer. Default: 120 s.
         public var totalTimeout: Duration = .seconds(120)
-        /// A transfer slower than `lowSpeedLimit` bytes/s for `lowSpeedTime` fails. Default: 1 B/s for 30 s.
-        public var lowSpeedLimit: Int = 1
-        /// See `lowSpeedLimit`.
+        /// A transfer that averages under `lowSpeedLimit` bytes/s for
+        /// `lowSpeedTime` fails with `timedOut` (curl's low-speed limit; the
+        /// wait for the response counts). Catches an origin that accepts and
+        /// never answers, sends headers then stalls, or trickles. 0 turns
+        /// it off. Default: 1 KiB/s for 30 s.
+        public var lowSpeedLimit: Int = 1024
+        /// See `lowSpeedLimit`. Whole seconds, at least 1 (libcurl's unit).
         public var lowSpeedTime: Duration = .seconds(30)
         /// Redirects followed before failing. Default: 5.
         public var maximumRedirects: Int = 5

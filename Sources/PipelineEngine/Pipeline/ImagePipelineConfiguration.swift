@@ -25,6 +25,10 @@ extension ImagePipeline {
         public var imageLimits = ImageLimits()
         /// Limits on what processing may produce (output size, blur, steps).
         public var processingLimits = ProcessingLimits()
+        /// Decoded-image bytes in flight: decodes wait for room, an image
+        /// larger than it fails (`overMemoryBudget`); `nil` for no limit.
+        /// Default: 1 GiB (docs/pipeline.md, "Memory").
+        public var memoryBudget: MemoryBudget? = MemoryBudget(capacity: 1 << 30)
         /// How many operations of each stage run at once.
         public var concurrency = StageConcurrency()
 

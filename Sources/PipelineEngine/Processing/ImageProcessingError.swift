@@ -6,6 +6,9 @@ public enum ImageProcessingError: Error, Sendable, Equatable, CustomStringConver
     case unsupportedFormat(loader: String)
     /// The header announces more pixels than `limit`; nothing was decoded.
     case tooManyPixels(width: Int, height: Int, limit: Int)
+    /// Decoding the image would take more memory than the whole
+    /// `MemoryBudget` (`needed` and `budget` in bytes); nothing was decoded.
+    case overMemoryBudget(needed: Int, budget: Int)
     /// The data is truncated or corrupt; libvips' message.
     case decodingFailed(String)
     /// A processor failed; `processor` is its identifier.
@@ -22,13 +25,14 @@ public enum ImageProcessingError: Error, Sendable, Equatable, CustomStringConver
     public static let unrecognisedLoader = "unrecognised"
 
     /// A stable snake_case name of the case, for events and metrics:
-    /// `unsupported_format`, `too_many_pixels`, `decoding_failed`,
+    /// `unsupported_format`, `too_many_pixels`, `over_memory_budget`, `decoding_failed`,
     /// `processing_failed`, `invalid_processing`, `encoding_failed`,
     /// `libvips_unavailable`.
     public var code: String {
         switch self {
         case .unsupportedFormat: "unsupported_format"
         case .tooManyPixels: "too_many_pixels"
+        case .overMemoryBudget: "over_memory_budget"
         case .decodingFailed: "decoding_failed"
         case .processingFailed: "processing_failed"
         case .invalidProcessing: "invalid_processing"
@@ -46,6 +50,8 @@ public enum ImageProcessingError: Error, Sendable, Equatable, CustomStringConver
             "Unsupported image format: loader \(loader) is not allowed (allowed: JPEG, PNG, WebP, GIF, HEIF/AVIF)"
         case .tooManyPixels(let width, let height, let limit):
             "Image too large: \(width)×\(height) = \(width * height) pixels, the limit is \(limit)"
+        case .overMemoryBudget(let needed, let budget):
+            "Image too large for the memory budget: decoding needs \(needed >> 20) MiB, the whole budget is \(budget >> 20) MiB"
         case .decodingFailed(let reason):
             "Decoding failed (truncated or corrupt data?): \(reason)"
         case .processingFailed(let processor, let reason):

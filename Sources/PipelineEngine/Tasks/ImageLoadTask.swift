@@ -67,7 +67,8 @@ extension ImagePipeline {
             guard !task.isEnded else { return }
             counters.countDecode()
             if let data = dataCache.cachedData(for: key),
-               let image = try? ImageCodec.decode(data, thumbnail: nil, limits: limits) {
+               let image = try? ImageCodec.decode(data, thumbnail: nil, limits: limits, budget: configuration.memoryBudget,
+                                                  shouldStop: { task.isEnded }) {
                 task.send(.success(LoadedImage(image: image, source: source, sourceFormat: ImageFormat(sniffing: data),
                                                encoded: data, cacheURL: dataCache.url(for: key), sourceMetadata: metadata)))
             } else {
@@ -108,7 +109,8 @@ extension ImagePipeline {
             }
             counters.countDecode()
             let result = Result { () throws(ImageProcessingError) in
-                try ImageCodec.decode(data, thumbnail: request.thumbnail, limits: limits)
+                try ImageCodec.decode(data, thumbnail: request.thumbnail, limits: limits,
+                                      budget: configuration.memoryBudget, shouldStop: { task.isEnded })
             }
             task.send(result
                 .map { LoadedImage(image: $0, source: loaded.source, sourceFormat: ImageFormat(sniffing: data),
@@ -128,7 +130,9 @@ extension ImagePipeline {
                 let item = queues.processing.enqueueBlocking(priority: task.priority) { [self] in
                     guard !task.isEnded else { return }
                     counters.countProcessing(processor)
-                    let result = Result { () throws(ImageProcessingError) in try ImageCodec.process(input.image, with: processor, limits: limits) }
+                    let result = Result { () throws(ImageProcessingError) in
+                        try ImageCodec.process(input.image, with: processor, limits: limits, budget: configuration.memoryBudget)
+                    }
                     task.send(result
                         .map { LoadedImage(image: $0, source: input.source, sourceFormat: input.sourceFormat, encoded: nil,
                                            cacheURL: nil, sourceMetadata: input.sourceMetadata,

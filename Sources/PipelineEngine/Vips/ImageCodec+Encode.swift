@@ -9,7 +9,7 @@ extension ImageCodec {
     ///   encoded (`ImageFormat.isEncodable`).
     static func encode(_ image: DecodedImage, as encoding: ImageEncoding) throws(ImageProcessingError) -> Data {
         do {
-            return try encode(image.handle, as: encoding)
+            return try encode(image.view(), as: encoding)
         } catch {
             throw .encodingFailed("\(encoding.identifier): \(error.message)")
         }

@@ -7,16 +7,23 @@ extension ImageCodec {
     /// - Throws: `invalidProcessing` when the processor, or what it would
     ///   produce from this image, breaks `limits` (checked before any work);
     ///   `processingFailed` with the processor's identifier when libvips fails.
+    ///
+    /// The result is charged to `budget`, if any, without waiting (its input
+    /// holds budget already: waiting here could deadlock).
     static func process(
-        _ image: DecodedImage, with processor: ImageProcessor, limits: ProcessingLimits = .default
+        _ image: DecodedImage, with processor: ImageProcessor, limits: ProcessingLimits = .default,
+        budget: MemoryBudget? = nil
     ) throws(ImageProcessingError) -> DecodedImage {
         if let problem = limits.problem(with: processor) { throw .invalidProcessing(problem) }
-        if case .resize(let resize) = processor, let plan = ResizePlan(resize, width: image.width, height: image.height),
-           let problem = limits.problem(outputWidth: plan.outputWidth, height: plan.outputHeight) {
-            throw .invalidProcessing(problem)
+        var outputPixels = image.width * image.height
+        if case .resize(let resize) = processor, let plan = ResizePlan(resize, width: image.width, height: image.height) {
+            if let problem = limits.problem(outputWidth: plan.outputWidth, height: plan.outputHeight) {
+                throw .invalidProcessing(problem)
+            }
+            outputPixels = plan.outputWidth * plan.outputHeight
         }
-        let source = image.handle
         do {
+            let source = try image.view()
             let result: VipsImageHandle?
             switch processor {
             case .resize(let resize): result = try resized(source, resize)
@@ -25,7 +32,9 @@ extension ImageCodec {
             case .roundedCorners(let radius): result = try roundedCorners(source, radius: radius)
             }
             guard let result else { return image }
-            return DecodedImage(materialised: try result.materialised())
+            // At most one band more (an alpha band added by a shape).
+            let reservation = budget?.charge(outputPixels * min(image.bandCount + 1, 4))
+            return try DecodedImage(materialised: result.materialised(), reservation: reservation)
         } catch {
             throw .processingFailed(processor: processor.identifier, reason: error.message)
         }

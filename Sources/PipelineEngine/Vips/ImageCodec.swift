@@ -8,26 +8,37 @@ import Foundation
 /// they return is materialised (computed into memory), so it may feed several
 /// processors or encoders at once, from several threads.
 ///
-/// Errors read and clear libvips' error buffer. That buffer is one per
-/// process, so when two threads fail at the same moment a message may mix
-/// both failures' texts; the error case is always right.
+/// Errors take (copy and clear, atomically) libvips' error buffer. That
+/// buffer is one per process, so when two threads fail at the same moment a
+/// message may carry both failures' texts; the error case is always right.
 enum ImageCodec {
     /// Decodes encoded image data.
     ///
     /// Before decoding a single pixel, refuses data whose loader is not in
     /// `limits.allowedLoaders` (`unsupportedFormat`) and images whose header
     /// announces more than `limits.maxPixelCount` pixels (`tooManyPixels`).
-    /// Truncated or corrupt data fails with `decodingFailed` (libvips
-    /// `fail_on=truncated`) instead of coming back padded with grey.
+    /// Truncated or corrupt data fails with `decodingFailed` instead of
+    /// coming back padded with grey: JPEG fails on any libjpeg warning
+    /// (`fail_on=warning`: "premature end of data segment", the mark of a
+    /// file cut short, is only a warning to libjpeg), the other formats on
+    /// truncation (`fail_on=truncated`: PNG's many harmless warnings, such as
+    /// an sRGB profile libpng dislikes, do not fail).
     ///
     /// The result is upright (EXIF orientation applied), 8-bit sRGB or grey
     /// (CMYK, 16-bit and ICC-profiled images are converted), with alpha when
     /// the source had it. With `thumbnail`, it is decoded by shrink-on-load to
     /// a longest side of at most `thumbnail.maxPixelSize`.
     ///
+    /// With a `budget`, the decode first reserves what its pixels will take
+    /// (estimated from the header, see `decodeCost`), waiting for room;
+    /// the decoded image then holds that share until it is released. An
+    /// image larger than the whole budget fails with `overMemoryBudget`.
+    /// `shouldStop` ends the wait (the task was cancelled).
+    ///
     /// `data` is needed only during the call.
     static func decode(
-        _ data: Data, thumbnail: ThumbnailOptions? = nil, limits: ImageLimits = .default
+        _ data: Data, thumbnail: ThumbnailOptions? = nil, limits: ImageLimits = .default,
+        budget: MemoryBudget? = nil, shouldStop: () -> Bool = { false }
     ) throws(ImageProcessingError) -> DecodedImage {
         let vips = try Vips.loaded()
         // libvips borrows the bytes: everything up to materialisation happens
@@ -37,7 +48,8 @@ enum ImageCodec {
                 return .failure(.unsupportedFormat(loader: ImageProcessingError.unrecognisedLoader))
             }
             do throws(ImageProcessingError) {
-                return .success(try decode(base, count: buffer.count, thumbnail: thumbnail, limits: limits, vips: vips))
+                return .success(try decode(base, count: buffer.count, thumbnail: thumbnail, limits: limits,
+                                           budget: budget, shouldStop: shouldStop, vips: vips))
             } catch {
                 return .failure(error)
             }
@@ -45,13 +57,15 @@ enum ImageCodec {
         return try result.get()
     }
 
-    /// `decode(_:thumbnail:limits:)` on borrowed bytes.
+    /// `decode(_:thumbnail:limits:budget:shouldStop:)` on borrowed bytes.
     private static func decode(
-        _ base: UnsafeRawPointer, count: Int, thumbnail: ThumbnailOptions?, limits: ImageLimits, vips: Vips
+        _ base: UnsafeRawPointer, count: Int, thumbnail: ThumbnailOptions?, limits: ImageLimits,
+        budget: MemoryBudget?, shouldStop: () -> Bool, vips: Vips
     ) throws(ImageProcessingError) -> DecodedImage {
         let loader = try allowedLoader(of: base, count: count, limits: limits, vips: vips)
         // Header only: sequential access decodes nothing until pixels are asked for.
-        guard let opened = warmer_vips_open_buffer_strict(vips.table, base, count) else {
+        let failOn = loader == "jpegload_buffer" ? WARMER_VIPS_FAIL_ON_WARNING : WARMER_VIPS_FAIL_ON_TRUNCATED
+        guard let opened = warmer_vips_open_buffer_strict(vips.table, base, count, failOn) else {
             throw .decodingFailed("\(loader): \(vips.takeError())")
         }
         let header = VipsImageHandle(taking: opened, vips: vips)
@@ -61,19 +75,24 @@ enum ImageCodec {
         guard !overflow, pixels <= limits.maxPixelCount else {
             throw .tooManyPixels(width: width, height: height, limit: limits.maxPixelCount)
         }
+        let reservation = try reserve(
+            decodeCost(width: width, height: height, bands: header.bands, orientation: header.orientation, thumbnail: thumbnail),
+            in: budget, shouldStop: shouldStop)
 
         do {
             if let thumbnail {
                 let size = Int32(min(thumbnail.maxPixelSize, 10_000_000))  // libvips' own maximum
                 // A second, independent load: shrink-on-load needs to drive the loader itself.
-                let shrunk = try vips.making { warmer_vips_thumbnail_buffer(vips.table, base, count, $0, size) }
+                let options = failOn == WARMER_VIPS_FAIL_ON_WARNING ? "fail_on=warning" : "fail_on=truncated"
+                let shrunk = try vips.making { warmer_vips_thumbnail_buffer(vips.table, base, count, $0, size, options) }
                 // vips_thumbnail already rotated upright and applied the ICC profile.
-                return DecodedImage(materialised: try normalised(shrunk, applyICCProfile: false).materialised())
+                return try DecodedImage(materialised: normalised(shrunk, applyICCProfile: false).materialised(),
+                                        reservation: reservation)
             }
             // Computing the sequential pipeline once, top to bottom, decodes
             // every pixel; failures (truncation) surface here.
             let decoded = try normalised(header, applyICCProfile: true).materialised()
-            return DecodedImage(materialised: try upright(decoded))
+            return try DecodedImage(materialised: upright(decoded), reservation: reservation)
         } catch {
             throw .decodingFailed("\(loader): \(error.message)")
         }

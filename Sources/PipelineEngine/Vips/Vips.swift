@@ -32,10 +32,13 @@ struct Vips: @unchecked Sendable {
         return .success(Vips(table: table))
     }()
 
-    /// Takes libvips' accumulated error text and clears it.
+    /// Takes libvips' accumulated error text and clears it, atomically.
     func takeError() -> String {
-        let message = warmer_vips_error_buffer(table).map { String(cString: $0) } ?? ""
-        warmer_vips_error_clear(table)
+        var message = ""
+        if let copy = warmer_vips_take_error(table) {
+            message = String(cString: copy)
+            warmer_vips_free(table, copy)
+        }
         let trimmed = message.trimmingCharacters(in: .whitespacesAndNewlines)
         return trimmed.isEmpty ? "unknown libvips error" : trimmed
     }
@@ -55,16 +58,18 @@ struct VipsUnavailable: Error, Sendable {
 
 extension Vips {
     /// Runs a libvips call that writes one new image to its `out` argument,
-    /// and takes ownership of that image.
+    /// and takes ownership of that image (which keeps `retained` alive).
     /// - Throws: `VipsFailure` with libvips' (cleared) error text when the call fails.
-    func making(_ operation: (UnsafeMutablePointer<OpaquePointer?>) -> Int32) throws(VipsFailure) -> VipsImageHandle {
+    func making(
+        retaining retained: (any AnyObject & Sendable)? = nil, _ operation: (UnsafeMutablePointer<OpaquePointer?>) -> Int32
+    ) throws(VipsFailure) -> VipsImageHandle {
         var out: OpaquePointer?
         let status = operation(&out)
         guard status == 0, let out else {
             if let out { warmer_vips_unref(table, UnsafeMutableRawPointer(out)) }
             throw VipsFailure(message: takeError())
         }
-        return VipsImageHandle(taking: out, vips: self)
+        return VipsImageHandle(taking: out, vips: self, retaining: retained)
     }
 
     /// The loaded libvips.

@@ -8,21 +8,27 @@ import CVips
 /// local to the `ImageCodec` function that built them. Only materialised
 /// handles (see `materialised()`) leave it, inside a `DecodedImage`.
 final class VipsImageHandle: @unchecked Sendable {
-    // @unchecked: the handle's only state is an immutable pointer. The handles
-    // that cross threads are materialised images (DecodedImage guarantees it):
-    // their pixels sit in one memory buffer nobody writes again, and libvips is
-    // thread-safe for building new pipelines from (and reading) such an image.
-    // Lazy handles never leave the thread that built them.
+    // @unchecked: the handle's state is immutable (a pointer and what it
+    // retains). No handle is used by two threads: lazy handles stay in the
+    // ImageCodec function that built them, and a DecodedImage's owner handle
+    // is never given to libvips after its init; each operation on a
+    // DecodedImage gets a view of its own (see DecodedImage). A handle may be
+    // released on another thread, which g_object_unref allows.
 
     /// The owned `VipsImage*`.
     let pointer: OpaquePointer
     /// The libvips that made it.
     let vips: Vips
+    /// What must outlive the image: the `DecodedImage` whose pixels a view
+    /// borrows (`DecodedImage.view()`); nil for images that own what they use.
+    let retained: (any AnyObject & Sendable)?
 
-    /// Takes ownership of one reference to `pointer`.
-    init(taking pointer: OpaquePointer, vips: Vips) {
+    /// Takes ownership of one reference to `pointer`, keeping `retained`
+    /// alive as long as the image.
+    init(taking pointer: OpaquePointer, vips: Vips, retaining retained: (any AnyObject & Sendable)? = nil) {
         self.pointer = pointer
         self.vips = vips
+        self.retained = retained
     }
 
     deinit {
@@ -65,7 +71,8 @@ final class VipsImageHandle: @unchecked Sendable {
         guard let copy = warmer_vips_copy_memory(vips.table, pointer) else {
             throw VipsFailure(message: vips.takeError())
         }
-        return VipsImageHandle(taking: copy, vips: vips)
+        // A memory image comes back as itself: it still borrows what it borrowed.
+        return VipsImageHandle(taking: copy, vips: vips, retaining: copy == pointer ? retained : nil)
     }
 
     /// The band values of the pixel at (`x`, `y`).

@@ -19,10 +19,13 @@ public struct Job: Sendable, Hashable {
     public let attempt: Int
     /// Proves this worker holds the lease; finishing with a stale token fails.
     public let leaseToken: String
+    /// The job's time limit as enqueued (the intake document's `timeout`),
+    /// whole seconds; `nil` for the worker's own (`--job-timeout`).
+    public let timeout: Duration?
 
     /// Creates a job (the queue does this when claiming).
     public init(id: String, url: String, batches: [String], priority: String, destination: String,
-                processing: String = "", attempt: Int, leaseToken: String) {
+                processing: String = "", attempt: Int, leaseToken: String, timeout: Duration? = nil) {
         self.id = id
         self.url = url
         self.batches = batches
@@ -31,6 +34,7 @@ public struct Job: Sendable, Hashable {
         self.processing = processing
         self.attempt = attempt
         self.leaseToken = leaseToken
+        self.timeout = timeout
     }
 
     /// The first batch that asked for the job.

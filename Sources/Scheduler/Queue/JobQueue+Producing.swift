@@ -11,25 +11,31 @@ extension JobQueue {
     /// first, so it cannot finish early. The chunks after the first are
     /// pipelined, so Redis works while the next ones are on their way.
     ///
-    /// - Parameter batchID: a batch to create or append to; a new random id when `nil`.
+    /// - Parameters:
+    ///   - batchID: a batch to create or append to; a new random id when `nil`.
+    ///   - timeout: the jobs' time limit, whole seconds in `timeoutRange`
+    ///     (the intake document's `timeout`); `nil` for each worker's own
+    ///     (`--job-timeout`). A URL that joins a live job does not change it.
     public func enqueue(
         urls: [String], priority: JobPriority = .normal, destination: JobDestination = .disk,
-        processing: String = "", batchID: String? = nil
+        processing: String = "", batchID: String? = nil, timeout: Duration? = nil
     ) async throws(SchedulerError) -> String {
         guard !urls.isEmpty else { throw .emptyBatch }
         let batch = batchID ?? Self.makeBatchID()
         guard Self.isValidBatchID(batch) else { throw .invalidBatchID(batch) }
+        var limit = [""]
+        if let timeout { limit = [String(try Self.timeoutSeconds(timeout))] }
         let header = [batch, priority.rawValue, destination.rawValue, processing]
         let size = max(1, configuration.enqueueChunkSize)
         let first = min(size, urls.count)
-        try await run(enqueueScript, header + [String(urls.count)] + urls[0..<first])
+        try await run(enqueueScript, header + [String(urls.count)] + limit + urls[0..<first])
         let rest = stride(from: first, to: urls.count, by: size).map { $0..<min($0 + size, urls.count) }
         // Eight chunks per round trip: a pipeline, without holding every
         // command of a huge batch in memory at once.
         for group in stride(from: 0, to: rest.count, by: 8).map({ rest[$0..<min($0 + 8, rest.count)] }) {
             let replies: [RedisReply]
             do {
-                replies = try await client.pipeline(group.map { evalCommand(enqueueScript, header + ["0"] + urls[$0]) })
+                replies = try await client.pipeline(group.map { evalCommand(enqueueScript, header + ["0"] + limit + urls[$0]) })
             } catch {
                 throw .redis(error)
             }
@@ -37,10 +43,23 @@ extension JobQueue {
                 guard case .error(let message) = reply else { continue }
                 // Redis restarted and lost its scripts: send this chunk again the long way.
                 guard message.hasPrefix("NOSCRIPT") else { throw .redis(.server(message)) }
-                try await run(enqueueScript, header + ["0"] + urls[range])
+                try await run(enqueueScript, header + ["0"] + limit + urls[range])
             }
         }
         return batch
+    }
+
+    /// The job time limits a producer may set, in seconds: 1 s to a day
+    /// (the intake document's `timeout` follows the same rule).
+    public static let timeoutRange: ClosedRange<Int> = 1...86_400
+
+    /// `timeout` in whole seconds, when it is that and in `timeoutRange`.
+    static func timeoutSeconds(_ timeout: Duration) throws(SchedulerError) -> Int {
+        let (seconds, attoseconds) = timeout.components
+        guard attoseconds == 0, seconds >= Int64(timeoutRange.lowerBound), seconds <= Int64(timeoutRange.upperBound) else {
+            throw .invalidTimeout(timeout)
+        }
+        return Int(seconds)
     }
 
     /// A new batch id: 16 lowercase hex characters.

@@ -86,10 +86,12 @@ extension JobQueue {
     private static func jobs(in reply: RedisReply) -> [Job] {
         reply.array.compactMap { entry in
             let fields = entry.array.map { $0.string ?? "" }
-            guard fields.count == 8 else { return nil }
+            guard fields.count == 9 else { return nil }
             let batches = fields[7].split(separator: ",").map(String.init)
+            // The queue validated the timeout when the job was made; anything else means none.
+            let timeout = Int(fields[8]).flatMap { timeoutRange.contains($0) ? Duration.seconds($0) : nil }
             return Job(id: fields[0], url: fields[1], batches: batches, priority: fields[2], destination: fields[3],
-                       processing: fields[4], attempt: Int(fields[5]) ?? 1, leaseToken: fields[6])
+                       processing: fields[4], attempt: Int(fields[5]) ?? 1, leaseToken: fields[6], timeout: timeout)
         }
     }
 }

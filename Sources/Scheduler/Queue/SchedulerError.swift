@@ -10,6 +10,8 @@ public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible 
     case batchNotFound(String)
     /// A batch needs at least one URL.
     case emptyBatch
+    /// A job time limit outside `JobQueue.timeoutRange`, or not whole seconds.
+    case invalidTimeout(Duration)
     /// Talking to Redis failed.
     case redis(RedisError)
 
@@ -25,6 +27,8 @@ public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible 
         case .leaseLost(let id): "Lost the lease of job \(id): another worker owns it now"
         case .batchNotFound(let id): "No batch '\(id)' in this queue"
         case .emptyBatch: "A batch needs at least one URL"
+        case .invalidTimeout(let timeout):
+            "Invalid job timeout \(timeout): use whole seconds from \(JobQueue.timeoutRange.lowerBound) to \(JobQueue.timeoutRange.upperBound)"
         case .redis(let error): error.description
         }
     }

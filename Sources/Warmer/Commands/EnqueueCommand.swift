@@ -26,6 +26,9 @@ struct EnqueueCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seconds of waiting one priority level is worth (0: strict priorities).", valueName: "seconds"))
     var aging: Double = 60
 
+    @Option(help: ArgumentHelp("Seconds a worker may spend on each job, all its download attempts included, before it fails with deadline_exceeded (an intake document's \"timeout\"); default: each worker's --job-timeout.", valueName: "seconds"))
+    var timeout: Int?
+
     @Argument(help: ArgumentHelp("File of URLs, or - for standard input.", valueName: "file"))
     var file: String
 
@@ -34,6 +37,9 @@ struct EnqueueCommand: AsyncParsableCommand {
             throw ValidationError("--batch must be 1-128 characters from A-Z a-z 0-9 . _ -")
         }
         guard aging >= 0 else { throw ValidationError("--aging must be 0 or more") }
+        if let timeout, !JobQueue.timeoutRange.contains(timeout) {
+            throw ValidationError("--timeout must be \(JobQueue.timeoutRange.lowerBound)-\(JobQueue.timeoutRange.upperBound) seconds")
+        }
     }
 
     func run() async throws {
@@ -45,7 +51,7 @@ struct EnqueueCommand: AsyncParsableCommand {
         configuration.agingInterval = .milliseconds(Int(aging * 1000))
         let queue = try redis.makeQueue(configuration: configuration)
         let id = try await queue.enqueue(urls: list.urls, priority: priority, destination: destination,
-                                       processing: spec, batchID: batch)
+                                       processing: spec, batchID: batch, timeout: timeout.map { .seconds($0) })
         Console.write(id + "\n")
     }
 }

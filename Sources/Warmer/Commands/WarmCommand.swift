@@ -31,6 +31,7 @@ struct WarmCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocArenas.limit()
         let list = try URLList(path: file)
         try list.validate()
         let dataCache = try cache.makeDataCache()
@@ -42,16 +43,23 @@ struct WarmCommand: AsyncParsableCommand {
         let reporter = WarmReporter(total: list.urls.count, isTerminal: standardOutputIsTerminal)
         let start = ContinuousClock.now
 
-        await withTaskGroup(of: (String, Result<ImageResponse, ImagePipelineError>).self) { group in
+        let timeLimit = Duration.seconds(network.jobTimeout)
+        await withTaskGroup(of: (String, Result<ImageResponse, WarmFailure>).self) { group in
             var pending = list.urls.makeIterator()
             func startNext() {
                 guard let text = pending.next(), let url = URL(string: text) else { return }
                 group.addTask {
                     var request = ImageRequest(url: url)
-                    guard let spec else { return (text, await pipeline.prefetchData(for: request).result) }
-                    spec.apply(to: &request)
-                    let task = pipeline.prefetchImage(for: request)
-                    return (text, await task.result)
+                    spec?.apply(to: &request)
+                    let task = spec == nil ? pipeline.prefetchData(for: request) : pipeline.prefetchImage(for: request)
+                    // Each URL gets --job-timeout, as a worker's job does.
+                    let limit = TaskTimeLimit(timeLimit, cancelling: task)
+                    let result = await task.result
+                    limit.stop()
+                    return (text, result.mapError { error in
+                        guard error == .cancelled, limit.hasExpired else { return WarmFailure(error) }
+                        return WarmFailure(code: TaskTimeLimit.errorCode, description: limit.message)
+                    })
                 }
             }
             for _ in 0..<concurrency { startNext() }
@@ -79,7 +87,7 @@ final class WarmReporter {
         self.isTerminal = isTerminal
     }
 
-    func report(url: String, result: Result<ImageResponse, ImagePipelineError>) {
+    func report(url: String, result: Result<ImageResponse, WarmFailure>) {
         switch result {
         case .success(let response):
             completed += 1

@@ -28,6 +28,7 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        MallocArenas.limit()
         let stop = StopSignal()
         let queue = try redis.makeQueue(configuration: queueOptions.configuration, connections: 2)
 
@@ -40,6 +41,7 @@ struct WorkerCommand: AsyncParsableCommand {
         var configuration = Worker.Configuration()
         configuration.concurrency = concurrency
         configuration.gracePeriod = .seconds(gracePeriod)
+        configuration.jobTimeout = .seconds(network.jobTimeout)
         let worker = Worker(queue: queue, blockingClient: try redis.makeBlockingClient(),
                             controlClient: try redis.makeBlockingClient(), pipeline: pipeline,
                             configuration: configuration, stop: stop)

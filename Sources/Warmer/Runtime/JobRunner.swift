@@ -14,7 +14,9 @@ import WarmerInput
 /// for a retry when the failure is transient. A job that cannot run (bad
 /// URL, unknown destination) is dead-lettered with its reason; an abandoned
 /// job is released for another worker; a cancelled one is acknowledged as
-/// cancelled.
+/// cancelled. A job still running when its time limit passes (the job's own
+/// `timeout`, else `jobTimeout`) is aborted and fails for good with
+/// `deadline_exceeded`, which frees its slot.
 struct JobRunner: Sendable {
     let queue: JobQueue
     let events: EventStream
@@ -25,6 +27,8 @@ struct JobRunner: Sendable {
     let progressInterval: Duration
     /// What a job's processing spec may ask for (the pipeline's limits).
     let processingLimits: ProcessingLimits
+    /// The time limit of a job that has none of its own (`--job-timeout`).
+    let jobTimeout: Duration
     let log: Log
 
     /// Runs `job` to its end and returns the next job claimed when finishing
@@ -35,10 +39,16 @@ struct JobRunner: Sendable {
             return await finish(job, outcome, claimsNext: claimsNext())
         case .run(let request, let destination):
             let task = prefetchers.prefetch(request, to: destination)
+            let timeLimit = TaskTimeLimit(job.timeout ?? jobTimeout, cancelling: task)
             await running.attach(task, to: job.id)
-            let outcome = await follow(task, of: job)
+            var outcome = await follow(task, of: job)
+            timeLimit.stop()
             if await running.isCancelled(job.id) {
                 return await finish(job, .cancelled, claimsNext: false)
+            }
+            if outcome == nil, timeLimit.hasExpired {
+                // Not transient: another attempt would hold a slot as long again.
+                outcome = .failed(code: TaskTimeLimit.errorCode, message: timeLimit.message, isTransient: false)
             }
             guard let outcome else {
                 await release(job)

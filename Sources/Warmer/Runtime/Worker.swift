@@ -18,6 +18,8 @@ struct Worker: Sendable {
         var gracePeriod: Duration = .seconds(30)
         var idleWait: Duration = .seconds(1)
         var progressInterval: Duration = .milliseconds(250)
+        /// The time limit of a job that has none of its own (`--job-timeout`).
+        var jobTimeout: Duration = .seconds(120)
     }
 
     let queue: JobQueue
@@ -55,7 +57,7 @@ struct Worker: Sendable {
             queue: queue, events: EventStream(queue: queue),
             prefetchers: JobPrefetchers(pipeline: pipeline, concurrency: configuration.concurrency), running: running,
             workerID: workerID, progressInterval: configuration.progressInterval,
-            processingLimits: pipeline.configuration.processingLimits, log: log
+            processingLimits: pipeline.configuration.processingLimits, jobTimeout: configuration.jobTimeout, log: log
         )
         log.info("started", ["worker": workerID, "queue": queue.keys.name, "redis": queue.client.url.description,
                              "concurrency": String(configuration.concurrency)])

@@ -1,11 +1,12 @@
 import ArgumentParser
 import Foundation
 import PipelineEngine
+import Scheduler
 
 /// How downloads behave on the network, shared by `worker` and `warm`:
 /// where they may connect (the SSRF guard; by default only public
-/// addresses), how fast they start, how often they are retried, and what
-/// they send.
+/// addresses), how fast they start, how slow they may be, how long they may
+/// take, how often they are retried, and what they send.
 struct NetworkOptions: ParsableArguments {
     @Option(name: .customLong("allow-host"), help: ArgumentHelp(
         "A host (as written in URLs) downloads may reach wherever it resolves, e.g. a private origin; repeatable (env WARMER_ALLOW_HOSTS, comma-separated).",
@@ -22,6 +23,15 @@ struct NetworkOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Download attempts per job, the first included; transient failures (connection errors, timeouts, 408, 429, 5xx) are retried with backoff and jitter, honouring Retry-After.", valueName: "n"))
     var maxAttempts: Int = 4
+
+    @Option(help: ArgumentHelp("Seconds a worker may spend on a job (warm: on a URL), all its download attempts and the waits between them included; then the job fails for good with deadline_exceeded and frees its slot. An intake document's \"timeout\" overrides it for its jobs.", valueName: "seconds"))
+    var jobTimeout: Int = 120
+
+    @Option(help: ArgumentHelp("Bytes per second below which a download is too slow: one that stays below it for --low-speed-time fails with timed_out (and is retried). 0 turns the check off.", valueName: "bytes"))
+    var lowSpeedLimit: Int = 1024
+
+    @Option(help: ArgumentHelp("Seconds a download may stay below --low-speed-limit, waiting for the response included.", valueName: "seconds"))
+    var lowSpeedTime: Int = 30
 
     @Option(help: ArgumentHelp("Downloads started per second in total (token bucket, burst of one second's worth); default: unlimited.", valueName: "per-second"))
     var rateLimit: Double?
@@ -40,6 +50,11 @@ struct NetworkOptions: ParsableArguments {
             throw ValidationError("Not a network in CIDR notation: '\(network)'")
         }
         guard maxAttempts >= 1 else { throw ValidationError("--max-attempts must be at least 1") }
+        guard JobQueue.timeoutRange.contains(jobTimeout) else {
+            throw ValidationError("--job-timeout must be \(JobQueue.timeoutRange.lowerBound)-\(JobQueue.timeoutRange.upperBound) seconds")
+        }
+        guard lowSpeedLimit >= 0 else { throw ValidationError("--low-speed-limit must be 0 or more") }
+        guard lowSpeedTime >= 1 else { throw ValidationError("--low-speed-time must be at least 1 second") }
         for rate in [rateLimit, hostRateLimit].compactMap({ $0 }) where !(rate > 0) {
             throw ValidationError("A rate limit must be more than 0 per second")
         }
@@ -73,6 +88,8 @@ struct NetworkOptions: ParsableArguments {
         var configuration = DataLoader.Configuration()
         configuration.addressPolicy = addressPolicy
         configuration.maximumConnectionsPerHost = connectionsPerHost ?? defaultConnectionsPerHost
+        configuration.lowSpeedLimit = lowSpeedLimit
+        configuration.lowSpeedTime = .seconds(lowSpeedTime)
         for header in headers {
             if let (name, value) = Self.header(header) { configuration.additionalHeaders[name] = value }
         }

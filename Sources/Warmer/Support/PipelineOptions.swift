@@ -26,6 +26,9 @@ struct PipelineOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Largest width or height a processing step may produce, in pixels.", valueName: "px"))
     var maxOutputSide: Int = ProcessingLimits.default.maxOutputSide
 
+    @Option(help: ArgumentHelp("Decoded image memory in flight, in MiB: larger images wait for room; one larger than this fails.", valueName: "mib"))
+    var memoryBudget: Int = 1024
+
     @Option(help: ArgumentHelp("Concurrent libvips operations per stage (decode, process, encode); default: one per core, plus one.", valueName: "n"))
     var imageThreads: Int?
 
@@ -33,6 +36,7 @@ struct PipelineOptions: ParsableArguments {
         guard memoryCacheSize >= 0 else { throw ValidationError("--memory-cache-size must be 0 or more") }
         guard maxPixels > 0 else { throw ValidationError("--max-pixels must be at least 1") }
         guard (1...1_000_000).contains(maxOutputPixels) else { throw ValidationError("--max-output-pixels must be 1-1000000") }
+        guard memoryBudget >= 16 else { throw ValidationError("--memory-budget must be at least 16 (MiB)") }
         guard (1...100_000).contains(maxOutputSide) else { throw ValidationError("--max-output-side must be 1-100000") }
         if let imageThreads, imageThreads < 1 { throw ValidationError("--image-threads must be at least 1") }
     }
@@ -50,6 +54,7 @@ struct PipelineOptions: ParsableArguments {
         configuration.imageLimits = ImageLimits(maxPixelCount: maxPixels * 1_000_000)
         configuration.processingLimits.maxOutputPixelCount = maxOutputPixels * 1_000_000
         configuration.processingLimits.maxOutputSide = maxOutputSide
+        configuration.memoryBudget = MemoryBudget(capacity: memoryBudget << 20)
         if let imageThreads {
             configuration.concurrency.decoding = imageThreads
             configuration.concurrency.processing = imageThreads

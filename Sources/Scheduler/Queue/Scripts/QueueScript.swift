@@ -14,11 +14,19 @@ struct QueueScript: Sendable {
 /// Adds URLs to a batch as jobs (coalescing identical work), atomically.
 ///
 /// ARGV: batch id, priority, destination, processing spec ('' for none),
-/// count to add to the batch total, URL…  Returns the number of new jobs.
+/// count to add to the batch total, job time limit in seconds ('' for the
+/// worker's), URL…  Returns the number of new jobs. Refuses arguments
+/// `JobQueue.enqueue` would never send with `BAD_ARGUMENT`, before writing
+/// anything.
 let enqueueScript = QueueScript(#"""
+local priority, destination, addToTotal, timeout = ARGV[FIRST + 1], ARGV[FIRST + 2], tonumber(ARGV[FIRST + 4]), ARGV[FIRST + 5]
+if not BANDS[priority] or (destination ~= 'disk' and destination ~= 'processed')
+  or not isInteger(addToTotal, 0, MAX_TOTAL) or (timeout ~= '' and not isInteger(tonumber(timeout), 1, MAX_TIMEOUT)) then
+  return redis.error_reply('BAD_ARGUMENT priority, destination, total or timeout')
+end
 local urls = {}
-for i = FIRST + 5, #ARGV do urls[#urls + 1] = ARGV[i] end
-return addJobs(ARGV[FIRST], ARGV[FIRST + 1], ARGV[FIRST + 2], ARGV[FIRST + 3], urls, tonumber(ARGV[FIRST + 4]), now())
+for i = FIRST + 6, #ARGV do urls[#urls + 1] = ARGV[i] end
+return addJobs(ARGV[FIRST], priority, destination, ARGV[FIRST + 3], urls, addToTotal, timeout, now())
 """#)
 
 /// Claims up to N jobs for a worker (see `claimJobs`).

@@ -8,7 +8,9 @@ let workLibrary = #"""
 -- job counts in this batch too and takes this batch's priority if higher.
 -- `addToTotal` grows the batch's total (a chunked enqueue passes the whole
 -- count with its first chunk and 0 after, so the batch never completes early).
-local function addJobs(batch, priority, destination, processing, urls, addToTotal, at)
+-- `timeout` is the new jobs' time limit in seconds ('' for the worker's).
+-- Callers validate every argument first: nothing here may fail half-way.
+local function addJobs(batch, priority, destination, processing, urls, addToTotal, timeout, at)
   local key = batchKey(batch)
   if redis.call('HSETNX', key, 'createdAt', integer(at)) == 1 then
     redis.call('HSET', key, 'id', batch, 'priority', priority, 'destination', destination,
@@ -39,13 +41,11 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
       base = base + 1
       local score = integer(base + offset)
       -- (String arguments only: Redis formats a Lua number with printf.)
-      if processing == '' then
-        redis.call('HSET', jobKey(id), 'url', url, batchField, '1', 'priority', priority, 'destination', destination,
-          'state', 'queued', 'aging', aging, 'score', score, 'enqueuedAt', enqueuedAt)
-      else
-        redis.call('HSET', jobKey(id), 'url', url, batchField, '1', 'priority', priority, 'destination', destination,
-          'processing', processing, 'state', 'queued', 'aging', aging, 'score', score, 'enqueuedAt', enqueuedAt)
-      end
+      local fields = { 'url', url, batchField, '1', 'priority', priority, 'destination', destination,
+        'state', 'queued', 'aging', aging, 'score', score, 'enqueuedAt', enqueuedAt }
+      if processing ~= '' then append(fields, { 'processing', processing }) end
+      if timeout ~= '' then append(fields, { 'timeout', timeout }) end
+      redis.call('HSET', jobKey(id), unpack(fields))
       scored[#scored + 1] = score
       scored[#scored + 1] = id
       members[#members + 1] = id
@@ -130,6 +130,28 @@ local function deadLetterDocument(document, code, message, at)
 end
 
 local MAX_DOCUMENT_URLS = 10000
+-- The largest integer every JSON reader (and Lua's doubles) holds exactly: 2^53 - 1.
+local MAX_TOTAL = 9007199254740991
+-- The longest job time limit a document may ask for: a day, in seconds.
+local MAX_TIMEOUT = 86400
+
+-- Decodes an intake document as strict JSON. Redis's cjson also takes hex
+-- (`0x10`), `Infinity` and `NaN` for numbers unless told not to; the setting
+-- is the Lua VM's, so it is put back at once (the decode cannot raise).
+local function decodeDocument(document)
+  local strict = cjson.decode_invalid_numbers
+  if not strict then return pcall(cjson.decode, document) end
+  local previous = strict()
+  strict(false)
+  local ok, result = pcall(cjson.decode, document)
+  strict(previous)
+  return ok, result
+end
+
+-- Whether `value` is a JSON number holding an integer from `low` to `high`.
+local function isInteger(value, low, high)
+  return type(value) == 'number' and value >= low and value <= high and value == math.floor(value)
+end
 
 -- Why an intake document is invalid, or nil.
 local function documentProblem(d)
@@ -150,15 +172,19 @@ local function documentProblem(d)
   if d.processing ~= nil and (type(d.processing) ~= 'string' or #d.processing > 1024) then
     return '"processing" must be a string'
   end
-  if d.total ~= nil and (type(d.total) ~= 'number' or d.total < #d.urls or d.total ~= math.floor(d.total)) then
-    return '"total" must be an integer at least the number of URLs'
+  if d.total ~= nil and not isInteger(d.total, #d.urls, MAX_TOTAL) then
+    return '"total" must be an integer from the number of URLs to ' .. integer(MAX_TOTAL)
+  end
+  if d.timeout ~= nil and not isInteger(d.timeout, 1, MAX_TIMEOUT) then
+    return '"timeout" must be an integer number of seconds from 1 to ' .. MAX_TIMEOUT
   end
   return nil
 end
 
 -- Turns one intake document into jobs, or dead-letters it with its reason.
+-- Every check comes before the first write.
 local function expandDocument(document, at)
-  local ok, d = pcall(cjson.decode, document)
+  local ok, d = decodeDocument(document)
   if not ok then return deadLetterDocument(document, 'malformed_document', 'not JSON: ' .. tostring(d), at) end
   local problem = documentProblem(d)
   if problem then return deadLetterDocument(document, 'invalid_document', problem, at) end
@@ -166,9 +192,10 @@ local function expandDocument(document, at)
   local addToTotal = #d.urls
   if d.total then
     -- Parts of one batch share its declared total: count it once.
-    addToTotal = redis.call('HSETNX', batchKey(batch), 'declaredTotal', d.total) == 1 and d.total or 0
+    addToTotal = redis.call('HSETNX', batchKey(batch), 'declaredTotal', integer(d.total)) == 1 and d.total or 0
   end
-  addJobs(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', d.urls, addToTotal, at)
+  addJobs(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', d.urls, addToTotal,
+    d.timeout and integer(d.timeout) or '', at)
 end
 
 -- Expands the next intake document, if any: first one an idle worker moved
@@ -187,14 +214,21 @@ local function takeIntake(at)
     if not head or head == WAKE then return end
     document = redis.call('LPOP', K.intake)
   end
-  expandDocument(document, at)
+  -- The document has left the list: should its expansion still fail (it
+  -- cannot once validated), it is dead-lettered rather than lost, and the
+  -- calling script (a claim, or a finish that already ended its job) goes on.
+  local ok, failure = pcall(expandDocument, document, at)
+  if not ok then
+    local reason = type(failure) == 'table' and (failure.err or '?') or tostring(failure)
+    deadLetterDocument(document, 'invalid_document', 'the document could not be expanded: ' .. reason, at)
+  end
 end
 
 -- Claims up to `count` jobs for `worker`, highest score first, after the
 -- housekeeping above. Each claimed job gets a lease token (worker + claim
 -- number) and deadline, and a `started` event in each of its batches.
 -- Returns [id, url, priority, destination, processing, attempt, token,
--- batches (comma-separated)] per job.
+-- batches (comma-separated), timeout (seconds, '' for the worker's)] per job.
 local function claimJobs(count, worker, at)
   promoteDelayed(at, 100)
   sweepLeases(at, 100)
@@ -216,7 +250,7 @@ local function claimJobs(count, worker, at)
       local fields = jobEvent(job, 'started', at, worker)
       for _, batch in ipairs(job.batches) do emit(batch, fields, true) end
       claimed[#claimed + 1] = { id, job.url or '', job.priority or 'normal', job.destination or '',
-        job.processing or '', job.attempts, token, table.concat(job.batches, ',') }
+        job.processing or '', job.attempts, token, table.concat(job.batches, ','), job.timeout or '' }
     end
   end
   if #popped > 0 and redis.call('ZCARD', K.queue) > 0 then wakeIdleWorkers() end
