@@ -1,3 +1,4 @@
+import Scheduler
 import Testing
 import WarmerInput
 
@@ -53,5 +54,12 @@ import WarmerInput
         #expect(throws: IntakeDocumentError.invalid("more than 10000 URLs; split the batch")) {
             try IntakeDocument(parsing: #"{"v":1,"urls":[\#((urls + ["1"]).joined(separator: ","))]}"#)
         }
+    }
+
+    @Test func itsBoundsAreTheQueues() {
+        // WarmerInput does not depend on Scheduler (the fuzzers build without it): the same values, twice.
+        #expect(IntakeDocument.priorities == Set(JobPriority.allCases.map(\.rawValue)))
+        #expect(IntakeDocument.maxTimeout == JobQueue.timeoutRange.upperBound)
+        #expect(IntakeDocument.maxBatchLength == 128 && !JobQueue.isValidBatchID(String(repeating: "b", count: 129)))
     }
 }
