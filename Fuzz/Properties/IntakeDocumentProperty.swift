@@ -38,7 +38,8 @@ public enum IntakeDocumentProperty {
     /// Where Foundation and `CJSONDecoder` disagree on `input`, or nil.
     /// What Foundation takes beyond strict UTF-8 JSON is skipped: texts it
     /// would read as UTF-16/32 (a NUL byte, a byte-order mark) and trailing
-    /// commas.
+    /// commas; and as Foundation drops a byte-order mark that starts a
+    /// string, strings are compared without their leading ones.
     private static func foundationDisagreement(_ input: [UInt8]) -> String? {
         guard !input.contains(0), !input.starts(with: [0xEF, 0xBB, 0xBF]), !input.starts(with: [0xFE, 0xFF]),
               !input.starts(with: [0xFF, 0xFE]), !hasTrailingComma(input),
@@ -83,7 +84,7 @@ public enum IntakeDocumentProperty {
         switch value {
         case .string(let bytes):
             guard let text = reference as? String else { return "\(path): a string, Foundation has \(type(of: reference))" }
-            return Array(text.utf8) == bytes ? nil : "\(path): string \(bytes) vs \(Array(text.utf8))"
+            return comparable(Array(text.utf8)) == comparable(bytes) ? nil : "\(path): string \(bytes) vs \(Array(text.utf8))"
         case .number, .boolean:
             return reference is NSNumber || reference is Bool || reference is Int || reference is Double
                 ? nil : "\(path): a scalar, Foundation has \(type(of: reference))"
@@ -99,13 +100,24 @@ public enum IntakeDocumentProperty {
             return nil
         case .object(let fields):
             guard let references = reference as? [String: Any] else { return "\(path): an object, Foundation has \(type(of: reference))" }
-            let referenceKeys = Set(references.keys.map { Array($0.utf8) })
-            guard referenceKeys == Set(fields.keys) else { return "\(path): keys differ" }
+            let keyed = Dictionary(fields.map { (comparable($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
+            // Keys that differ only by leading BOMs cannot be told apart: nothing to compare.
+            guard keyed.count == fields.count else { return nil }
+            guard Set(references.keys.map { comparable(Array($0.utf8)) }) == Set(keyed.keys) else { return "\(path): keys differ" }
             for (key, reference) in references {
-                guard let field = fields[Array(key.utf8)] else { return "\(path): no key \(key.debugDescription)" }
+                guard let field = keyed[comparable(Array(key.utf8))] else { return "\(path): no key \(key.debugDescription)" }
                 if let problem = difference(field, reference, at: "\(path).\(key)") { return problem }
             }
             return nil
         }
+    }
+
+    /// A string's bytes as compared with Foundation's: without leading byte
+    /// order marks (EF BB BF), one of which Foundation drops from a string
+    /// that starts with it raw.
+    private static func comparable(_ bytes: [UInt8]) -> [UInt8] {
+        var rest = bytes[...]
+        while rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
+        return Array(rest)
     }
 }
