@@ -11,10 +11,17 @@ import WarmerInputProperties
 /// expanded by a claim — and the two must agree: the same dead letter
 /// (`error`, `message`) for a refused document, and for an accepted one a
 /// batch with the document's total, priority, destination and processing.
+/// `WARMER_DIFFERENTIAL_CORPUS=FOLDER` adds the files of FOLDER (docs/testing.md).
 @Suite struct IntakeDocumentDifferentialTests {
     @Test func theSwiftValidatorAndTheRedisExpansionAgreeOnEveryDocument() async throws {
         var documents = try FuzzCorpus.allFiles(of: .intakeDocument)
         documents += Self.largeDocuments()
+        // More documents, e.g. what a fuzzer generated: WARMER_DIFFERENTIAL_CORPUS=.build-fuzz/corpus/intake-document
+        if let folder = ProcessInfo.processInfo.environment["WARMER_DIFFERENTIAL_CORPUS"], !folder.isEmpty {
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+            #expect(!names.isEmpty, "\(folder) is empty")
+            documents += try names.map { ($0, [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder).appendingPathComponent($0)))) }
+        }
         // `wake` is the idle workers' wake-up marker, which the expansion skips.
         documents.removeAll { $0.bytes == Array("wake".utf8) }
         let client = RedisClient(url: try RedisURL(parsing: TestEnvironment.redisURL()), timeout: .seconds(10))
