@@ -25,13 +25,17 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+log() { echo "fuzz.sh: $*" >&2; }
+
 SECONDS_PER_TARGET=${1:-60}
+if ! [[ $SECONDS_PER_TARGET =~ ^[0-9]+$ ]] || ((SECONDS_PER_TARGET == 0)); then
+  log "usage: scripts/fuzz.sh [SECONDS] [TARGET...] (SECONDS a whole number above 0)"
+  exit 2
+fi
 shift || true
 TARGETS=("$@")
 if ((${#TARGETS[@]} == 0)); then TARGETS=(processing-spec url-list intake-document); fi
 SCRATCH=.build-fuzz
-
-log() { echo "fuzz.sh: $*" >&2; }
 
 # The product of a target: processing-spec -> FuzzProcessingSpec.
 product() {
