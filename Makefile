@@ -1,6 +1,8 @@
 # Entry points. The logic lives in scripts/ and bench/; see each script's header.
 #   make demo      build, start local Redis + image origin, warm 60 images with 2 workers
-#   make test      build and run the tests against local Redis + nginx (ARGS="--filter X")
+#   make test      build and run the tests against local Redis + nginx, then fuzz 40 s per parser
+#                  (ARGS="--filter X": those tests only; WARMER_FUZZ_SECONDS=0: no fuzzing)
+#   make fuzz      fuzz the input parsers longer: FUZZ_SECONDS per target (default 300), FUZZ_TARGETS
 #   make bench     warmer vs curl --parallel download throughput (BENCH_COUNT=300)
 #   make bench-processed   320-px JPEG thumbnails: warmer vs vipsthumbnail, one process per core
 #   make bench-http-cache  --cache-mode http: re-warming a warm corpus (fresh, 304s) vs the first warming
@@ -11,7 +13,7 @@
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-asan test-tsan bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile build release clean
+.PHONY: demo test test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile build release clean
 
 demo:
 	scripts/demo.sh
@@ -24,6 +26,10 @@ test-asan:
 
 test-tsan:
 	WARMER_SANITIZER=thread scripts/test.sh $(ARGS)
+
+FUZZ_SECONDS ?= 300
+fuzz:
+	scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench:
 	bench/run.sh
@@ -50,4 +56,4 @@ release:
 	swift build -c release
 
 clean:
-	rm -rf .build .build-asan .build-tsan .services bench/.work
+	rm -rf .build .build-asan .build-tsan .build-fuzz .services bench/.work

@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 /// Warmer: a distributed image cache-warming service.
@@ -6,6 +7,8 @@ import PackageDescription
 /// Module boundaries (see docs/architecture.md):
 /// - `PipelineEngine` loads one image request end to end (libcurl, libvips). Knows nothing of Redis.
 /// - `Scheduler` is the Redis queue and event streams (hiredis). Knows nothing of images.
+/// - `WarmerInput` parses what producers send (processing specs, URL lists,
+///   intake documents): pure code, fuzzed by `scripts/fuzz.sh` (docs/testing.md).
 /// - `Warmer` is the `warmer` executable that maps queued jobs to pipeline requests.
 let package = Package(
     name: "Warmer",
@@ -36,18 +39,58 @@ let package = Package(
             name: "Scheduler",
             dependencies: ["CHiredis", .product(name: "Crypto", package: "swift-crypto")]
         ),
+        .target(name: "WarmerInput", dependencies: ["PipelineEngine"]),
         .executableTarget(
             name: "Warmer",
             dependencies: [
-                "PipelineEngine", "Scheduler",
+                "PipelineEngine", "Scheduler", "WarmerInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
 
+        // The properties the fuzzers check, shared with the test that replays their corpus.
+        .target(name: "WarmerInputProperties", dependencies: ["WarmerInput"], path: "Fuzz/Properties"),
+
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
-        .testTarget(name: "WarmerTests", dependencies: ["Warmer", "PipelineEngine", "Scheduler", "TestSupport"]),
+        .testTarget(name: "WarmerTests", dependencies: ["Warmer", "PipelineEngine", "Scheduler", "WarmerInput", "TestSupport"]),
+        .testTarget(
+            name: "WarmerInputTests",
+            dependencies: ["WarmerInput", "WarmerInputProperties", "PipelineEngine", "Scheduler", "TestSupport"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
+
+// MARK: Fuzzing
+//
+// `scripts/fuzz.sh` builds the libFuzzer targets with WARMER_FUZZ=1 (and
+// `-sanitize=fuzzer,address`, in .build-fuzz). The package is
+// then only what the fuzzers need: WarmerInput over the part of
+// PipelineEngine that describes processing (plain value types; no libcurl,
+// libvips or swift-crypto, so the fuzz build takes seconds, not minutes).
+// Should one of those files come to need another engine file, add it to
+// `processingSources`. A plain `swift build` or `swift test` never sees the
+// fuzz targets.
+if Context.environment["WARMER_FUZZ"] == "1" {
+    let processingSources = [
+        "ImageEncoding.swift", "ImageFormat.swift", "ImageProcessor.swift", "ImageProcessor+Resize.swift",
+        "ProcessingLimits.swift", "ThumbnailOptions.swift",
+    ]
+    let processingFolder = Context.packageDirectory + "/Sources/PipelineEngine/Processing"
+    let otherFiles = (try? FileManager.default.contentsOfDirectory(atPath: processingFolder))?
+        .filter { !processingSources.contains($0) } ?? []
+    let fuzzTargets = ["ProcessingSpec", "URLList", "IntakeDocument"]
+    package.dependencies = []
+    package.products = fuzzTargets.map { .executable(name: "Fuzz\($0)", targets: ["Fuzz\($0)"]) }
+    package.targets = [
+        .target(
+            name: "PipelineEngine", path: "Sources/PipelineEngine/Processing", exclude: otherFiles, sources: processingSources
+        ),
+        .target(name: "WarmerInput", dependencies: ["PipelineEngine"]),
+        .target(name: "WarmerInputProperties", dependencies: ["WarmerInput"], path: "Fuzz/Properties"),
+    ] + fuzzTargets.map {
+        .executableTarget(name: "Fuzz\($0)", dependencies: ["WarmerInputProperties"], path: "Fuzz/Targets/\($0)")
+    }
+}

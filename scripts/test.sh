@@ -2,7 +2,7 @@
 # Build and run the whole test suite against real local services.
 #
 #   scripts/test.sh                   # everything (what `make test` and CI run)
-#   scripts/test.sh --filter Redis    # extra arguments go to `swift test`
+#   scripts/test.sh --filter Redis    # extra arguments go to `swift test` (no fuzzing then)
 #
 # Before `swift test` it starts, on random loopback ports:
 #   - a Redis server (empty, no persistence),
@@ -30,8 +30,13 @@
 # The origin holds img-0001.jpg ... img-0024.png (JPEG, WebP and PNG) and
 # large.jpg (about 1.5 MB, always the same bytes) for slow-download tests.
 #
+# After the whole suite (no arguments, no WARMER_SANITIZER) it fuzzes the
+# input parsers for a bounded time: scripts/fuzz.sh $WARMER_FUZZ_SECONDS
+# (default 40 s per target; 0 skips it).
+#
 # All state lives in .services/test/ (git-ignored). The services are stopped
-# when this script exits, however it exits. The exit status is swift's.
+# when this script exits, however it exits. The exit status is swift's, or
+# the fuzzers' when the tests passed.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -138,11 +143,29 @@ if grep -q 'SKIPPED: ' "$STATE/swift-test.log"; then
   grep -o 'SKIPPED: [^"]*' "$STATE/swift-test.log" | sort -u
 fi
 
+# --- Fuzzing ----------------------------------------------------------------
+# The whole suite (no arguments, no WARMER_SANITIZER: the fuzzers bring
+# their own ASan) ends with a short libFuzzer run of every input parser
+# (scripts/fuzz.sh; docs/testing.md): WARMER_FUZZ_SECONDS per target,
+# default 40 (about 2.5 minutes with the fuzz build), 0 to skip. A crash or
+# broken property fails the run like a failed test. The services are not
+# needed for it.
+fuzz_status=0
+if (($# == 0)) && [[ -z ${WARMER_SANITIZER:-} && ${WARMER_FUZZ_SECONDS:-40} != 0 ]]; then
+  stop_services
+  log "scripts/fuzz.sh ${WARMER_FUZZ_SECONDS:-40}"
+  scripts/fuzz.sh "${WARMER_FUZZ_SECONDS:-40}" || fuzz_status=$?
+fi
+
 # Repeat the failures last, where a log that keeps only its tail shows them.
 if ((status != 0)); then
   echo "===== failed tests and issues (from $STATE/swift-test.log) ====="
   grep -E '✘|error:|Fatal|fatal|Test Case .* failed|Issue recorded|crash|Signal' \
     "$STATE/swift-test.log" | tail -n 60 || true
+fi
+if ((fuzz_status != 0)); then
+  echo "===== fuzzing found a crashing input (saved under Fuzz/Crashers/, see above) ====="
+  ((status != 0)) || status=$fuzz_status
 fi
 
 exit "$status"

@@ -44,6 +44,12 @@ struct AddressPolicyTests {
         #expect(IPNetwork("10.0.0.0/33") == nil)
     }
 
+    @Test(arguments: ["", "/", "//", "/8", "1.2.3.4/", "1.2.3.4/-1", "1.2.3.4/+8"])
+    func refusesNetworksWithoutAnAddressOrALength(_ text: String) {
+        // "" and "/" once trapped (`--allow-network ''` killed the worker at start).
+        #expect(IPNetwork(text) == nil)
+    }
+
     // MARK: Against the origin
 
     @Test func theDefaultLoaderRefusesALoopbackOriginWithoutConnecting() async throws {

@@ -97,12 +97,16 @@ public struct IPNetwork: Sendable, Hashable, CustomStringConvertible {
     /// How many leading bits are fixed.
     public let prefixLength: Int
 
-    /// Parses `ADDRESS/BITS`, or a single `ADDRESS` (all bits fixed).
+    /// Parses `ADDRESS/BITS` (BITS in decimal digits), or a single
+    /// `ADDRESS` (all bits fixed); `nil` for anything else.
     public init?(_ text: String) {
-        let parts = text.split(separator: "/", maxSplits: 1)
-        guard let address = IPAddress(String(parts[0])) else { return nil }
+        let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let first = parts.first, let address = IPAddress(String(first)) else { return nil }
         let maximum = address.bytes.count * 8
-        let length = parts.count == 2 ? Int(parts[1]) : maximum
+        var length: Int? = maximum
+        if let bits = parts.dropFirst().first {
+            length = bits.allSatisfy { ("0"..."9").contains($0) } ? Int(bits) : nil
+        }
         guard let length, (0...maximum).contains(length) else { return nil }
         self.address = address
         self.prefixLength = length

@@ -37,7 +37,7 @@ public struct BatchStatus: Sendable, Hashable, Codable {
         failed = fields["failed"].flatMap { Int($0) } ?? 0
         cancelled = fields["cancelled"].flatMap { Int($0) } ?? 0
         dead = fields["dead"].flatMap { Int($0) } ?? 0
-        pending = max(0, total - completed - failed - cancelled - dead)
+        pending = max(0, Self.sum([total] + [completed, failed, cancelled, dead].map { $0 == .min ? .max : -$0 }))
         finishedAt = fields["finishedAt"].flatMap { Int64($0) }
         isFinished = finishedAt != nil
         createdAt = fields["createdAt"].flatMap { Int64($0) }
@@ -48,7 +48,16 @@ public struct BatchStatus: Sendable, Hashable, Codable {
     }
 
     /// Jobs that ended, in any way.
-    public var ended: Int { completed + failed + cancelled + dead }
+    public var ended: Int { Self.sum([completed, failed, cancelled, dead]) }
+
+    /// The sum of `values`, saturating at `Int.min` and `Int.max`: the counters
+    /// are whatever the batch hash holds, and reading them must not trap.
+    private static func sum(_ values: [Int]) -> Int {
+        values.reduce(0) { total, value in
+            let (result, overflow) = total.addingReportingOverflow(value)
+            return overflow ? (value < 0 ? .min : .max) : result
+        }
+    }
 
     /// Whether every job completed (nothing failed, was cancelled or dead-lettered).
     public var isSuccessful: Bool { isFinished && failed == 0 && cancelled == 0 && dead == 0 }

@@ -24,6 +24,7 @@ extension JobQueue {
         }
         for case .error(let message) in replies { throw .redis(.server(message)) }
         let counts = replies.map { $0.integer ?? 0 }
+        guard counts.count == 7 else { throw .redis(.unexpectedReply("statistics: \(replies)")) }
         return QueueStatistics(queue: keys.name, queued: counts[0], active: counts[1], delayed: counts[2], dead: counts[3],
                                intake: counts[4] + counts[5], isPaused: replies[6].string == "1")
     }

@@ -94,9 +94,13 @@ public final class JobQueue: Sendable {
 }
 
 extension Duration {
-    /// The duration in whole milliseconds, saturating at `Int.max`.
+    /// The duration in whole milliseconds, saturating at `Int.min` and
+    /// `Int.max` (`.seconds(Int64.max)` is `Int.max`, not an overflow trap).
     var milliseconds: Int {
         let (seconds, attoseconds) = components
-        return Int(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+        guard !overflow, !overflowAgain else { return seconds < 0 ? .min : .max }
+        return Int(total)
     }
 }

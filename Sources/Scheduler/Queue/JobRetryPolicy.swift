@@ -19,7 +19,8 @@ public struct JobRetryPolicy: Sendable, Hashable {
     /// `nil` when `attempt` was the last.
     public func delay(afterAttempt attempt: Int, random: (ClosedRange<Double>) -> Double = { Double.random(in: $0) }) -> Duration? {
         guard attempt < maximumAttempts else { return nil }
-        let growth = Double(1 << min(max(0, attempt - 1), 30))
+        // (`attempt - 1` would overflow for Int.min, which a job hash could hold.)
+        let growth = Double(1 << (attempt <= 1 ? 0 : min(attempt - 1, 30)))
         let full = min(Double(maximumDelay.milliseconds), Double(baseDelay.milliseconds) * growth)
         return .milliseconds(Int(full / 2 + random(0...(full / 2))))
     }

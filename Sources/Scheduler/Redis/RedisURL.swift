@@ -25,10 +25,12 @@ public struct RedisURL: Sendable, Hashable, CustomStringConvertible {
         self.database = database
     }
 
-    /// Parses a `redis://` URL.
+    /// Parses a `redis://` URL; the port, when given, is 1-65535.
     public init(parsing text: String) throws(RedisError) {
         guard let components = URLComponents(string: text), components.scheme == "redis",
-              let host = components.host, !host.isEmpty else { throw .invalidURL(text) }
+              let host = components.host, !host.isEmpty, (1...65_535).contains(components.port ?? 6379) else {
+            throw .invalidURL(text)
+        }
         let path = components.path.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
         let database: Int
         if path.isEmpty {

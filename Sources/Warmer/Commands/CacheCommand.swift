@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PipelineEngine
+import WarmerInput
 
 /// `warmer cache`: inspect the disk cache.
 struct CacheCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Scheduler
+import WarmerInput
 
 /// `warmer enqueue`: adds a batch of URLs to the queue and prints its id.
 struct EnqueueCommand: AsyncParsableCommand {
@@ -36,7 +37,9 @@ struct EnqueueCommand: AsyncParsableCommand {
         if let batch, !JobQueue.isValidBatchID(batch) {
             throw ValidationError("--batch must be 1-128 characters from A-Z a-z 0-9 . _ -")
         }
-        guard aging >= 0 else { throw ValidationError("--aging must be 0 or more") }
+        guard (0...QueueOptions.longestWait).contains(aging) else {
+            throw ValidationError("--aging must be 0-\(Int(QueueOptions.longestWait)) seconds (a year)")
+        }
         if let timeout, !JobQueue.timeoutRange.contains(timeout) {
             throw ValidationError("--timeout must be \(JobQueue.timeoutRange.lowerBound)-\(JobQueue.timeoutRange.upperBound) seconds")
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PipelineEngine
 import Scheduler
+import WarmerInput
 
 /// `warmer warm`: warms URLs into the local disk cache, no Redis needed.
 struct WarmCommand: AsyncParsableCommand {

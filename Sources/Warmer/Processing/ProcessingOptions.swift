@@ -1,4 +1,5 @@
 import ArgumentParser
+import WarmerInput
 
 /// The command-line flags that describe processing, shared by `enqueue`,
 /// `warm` and `cache`. They build a `ProcessingSpec`; flags apply in the
@@ -41,7 +42,7 @@ struct ProcessingOptions: ParsableArguments {
         var steps: [String] = []
         if let thumbnail { steps.append("thumbnail=\(thumbnail)") }
         if let resize { steps.append("resize=\(resize)") }
-        if let blur { steps.append("blur=\(blur)") }
+        if let blur { steps.append("blur=" + ProcessingSpec.decimalText(blur)) }
         if let rounded { steps.append("rounded=\(rounded)") }
         if circle { steps.append("circle") }
         if let format { steps.append("format=\(format)") }

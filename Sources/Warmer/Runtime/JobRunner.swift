@@ -1,6 +1,7 @@
 import Foundation
 import PipelineEngine
 import Scheduler
+import WarmerInput
 
 /// Runs one claimed job through the pipeline and reports it to the queue.
 ///

@@ -55,14 +55,17 @@ struct NetworkOptions: ParsableArguments {
         }
         guard lowSpeedLimit >= 0 else { throw ValidationError("--low-speed-limit must be 0 or more") }
         guard lowSpeedTime >= 1 else { throw ValidationError("--low-speed-time must be at least 1 second") }
-        for rate in [rateLimit, hostRateLimit].compactMap({ $0 }) where !(rate > 0) {
-            throw ValidationError("A rate limit must be more than 0 per second")
+        for rate in [rateLimit, hostRateLimit].compactMap({ $0 }) where !(rate > 0 && rate <= Self.highestRate) {
+            throw ValidationError("A rate limit must be more than 0 and at most \(Int(Self.highestRate)) per second")
         }
         if let connectionsPerHost, connectionsPerHost < 1 { throw ValidationError("--connections-per-host must be at least 1") }
         for header in headers where Self.header(header) == nil {
             throw ValidationError("Not a header ('Name: value'): '\(header)'")
         }
     }
+
+    /// The highest `--rate-limit` and `--host-rate-limit`, per second.
+    static let highestRate: Double = 1_000_000
 
     /// Applies the retry and rate-limit settings to a pipeline configuration.
     func apply(to configuration: inout ImagePipeline.Configuration) {

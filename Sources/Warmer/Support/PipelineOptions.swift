@@ -34,7 +34,7 @@ struct PipelineOptions: ParsableArguments {
 
     func validate() throws {
         guard memoryCacheSize >= 0 else { throw ValidationError("--memory-cache-size must be 0 or more") }
-        guard maxPixels > 0 else { throw ValidationError("--max-pixels must be at least 1") }
+        guard (1...1_000_000).contains(maxPixels) else { throw ValidationError("--max-pixels must be 1-1000000") }
         guard (1...1_000_000).contains(maxOutputPixels) else { throw ValidationError("--max-output-pixels must be 1-1000000") }
         guard memoryBudget >= 16 else { throw ValidationError("--memory-budget must be at least 16 (MiB)") }
         guard (1...100_000).contains(maxOutputSide) else { throw ValidationError("--max-output-side must be 1-100000") }

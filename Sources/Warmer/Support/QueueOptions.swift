@@ -25,9 +25,14 @@ struct QueueOptions: ParsableArguments {
         guard leaseDuration >= 3 else { throw ValidationError("--lease-duration must be at least 3 seconds") }
         guard maxStalls >= 0 else { throw ValidationError("--max-stalls must be 0 or more") }
         guard jobAttempts >= 1 else { throw ValidationError("--job-attempts must be at least 1") }
-        guard retryBackoff >= 0, aging >= 0 else { throw ValidationError("--retry-backoff and --aging must be 0 or more") }
+        guard (0...Self.longestWait).contains(retryBackoff), (0...Self.longestWait).contains(aging) else {
+            throw ValidationError("--retry-backoff and --aging must be 0-\(Int(Self.longestWait)) seconds (a year)")
+        }
         guard retention >= 1 else { throw ValidationError("--retention must be at least 1 second") }
     }
+
+    /// The longest `--retry-backoff` and `--aging`, in seconds: a year.
+    static let longestWait: Double = 365 * 24 * 3600
 
     /// The queue configuration these options describe.
     var configuration: JobQueue.Configuration {

@@ -23,21 +23,25 @@ import PipelineEngine
 /// Limits (docs/pipeline.md, "Hostile input"): at most 1,024 bytes and 8
 /// processing steps; sides at most 10,000 px and a resize's W×H at most 40
 /// megapixels by default (`ProcessingLimits`).
-struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
-    var thumbnail: ThumbnailOptions?
-    var processors: [ImageProcessor] = []
-    var format: ImageFormat?
-    var quality: Int?
+public struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
+    /// The thumbnail to decode to (`thumbnail=N`), applied before the processors.
+    public var thumbnail: ThumbnailOptions?
+    /// The processing steps, in the order written.
+    public var processors: [ImageProcessor] = []
+    /// The output format (`format=`); `nil` keeps the source's.
+    public var format: ImageFormat?
+    /// The output quality (`quality=`), 1-100; needs a `format`.
+    public var quality: Int?
 
     /// The empty spec: the original image, re-encoded in its own format.
-    init() {}
+    public init() {}
 
     /// Parses the wire form; the empty string is the empty spec.
     ///
     /// Every number is plain decimal digits (a blur sigma may have a
     /// fraction); anything else, and any spec that breaks `limits` whatever
     /// the image (see `ProcessingLimits`), is refused with the reason.
-    init(parsing text: String, limits: ProcessingLimits = .default) throws(ProcessingSpecError) {
+    public init(parsing text: String, limits: ProcessingLimits = .default) throws(ProcessingSpecError) {
         guard text.utf8.count <= Self.maxLength else {
             throw .invalid("longer than \(Self.maxLength) bytes")
         }
@@ -57,7 +61,7 @@ struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
                 processors.append(.resize(try Self.resize(value, limits: limits)))
             case ("blur", let value?):
                 guard let sigma = Self.decimal(value), sigma > 0, sigma <= limits.maxBlurSigma else {
-                    throw .invalid("blur needs a radius in (0, \(Self.text(limits.maxBlurSigma))]: '\(value)'")
+                    throw .invalid("blur needs a radius in (0, \(Self.decimalText(limits.maxBlurSigma))]: '\(value)'")
                 }
                 processors.append(.gaussianBlur(radius: sigma))
             case ("circle", nil):
@@ -83,13 +87,13 @@ struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the spec changes nothing.
-    var isEmpty: Bool { thumbnail == nil && processors.isEmpty && format == nil }
+    public var isEmpty: Bool { thumbnail == nil && processors.isEmpty && format == nil }
 
     /// The output encoding, when a format is given.
-    var encoding: ImageEncoding? { format.map { ImageEncoding(format: $0, quality: quality) } }
+    public var encoding: ImageEncoding? { format.map { ImageEncoding(format: $0, quality: quality) } }
 
     /// The canonical wire form.
-    var description: String {
+    public var description: String {
         var steps: [String] = []
         if let thumbnail { steps.append("thumbnail=\(thumbnail.maxPixelSize)") }
         for processor in processors {
@@ -101,7 +105,7 @@ struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
                 if resize.upscale { step += ",upscale" }
                 steps.append(step)
             case .gaussianBlur(let radius):
-                steps.append(radius == radius.rounded() ? "blur=\(Int(radius))" : "blur=\(radius)")
+                steps.append("blur=" + Self.decimalText(radius))
             case .circle:
                 steps.append("circle")
             case .roundedCorners(let radius):
@@ -113,15 +117,8 @@ struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
         return steps.joined(separator: "&")
     }
 
-    /// Applies the spec to a request.
-    func apply(to request: inout ImageRequest) {
-        request.thumbnail = thumbnail
-        request.processors = processors
-        request.encoding = encoding
-    }
-
     /// The longest spec accepted, in bytes.
-    static let maxLength = 1024
+    public static let maxLength = 1024
 
     /// A whole number of pixels in 1...`limit`.
     private static func pixels(_ value: Substring, _ name: String, limit: Int) throws(ProcessingSpecError) -> Int {
@@ -170,18 +167,27 @@ struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
         return Double(text)
     }
 
-    private static func text(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
-    }
-}
-
-/// A processing spec that cannot be parsed.
-enum ProcessingSpecError: Error, Sendable, Equatable, CustomStringConvertible {
-    case invalid(String)
-
-    var description: String {
-        switch self {
-        case .invalid(let reason): "Invalid processing spec: \(reason)"
+    /// `value` as the wire form writes numbers: plain decimal digits, a
+    /// fraction only when needed (`8`, `0.5`, `0.00001`), never an exponent
+    /// (Swift prints `1e-05`, which no spec parser takes). The digits are the
+    /// shortest that read back as `value`. Not finite: `nan`, `inf`, `-inf`.
+    public static func decimalText(_ value: Double) -> String {
+        guard value.isFinite else { return value.isNaN ? "nan" : value < 0 ? "-inf" : "inf" }
+        if value == value.rounded(), abs(value) < 9e18 { return String(Int(value)) }
+        let shortest = "\(value)"
+        guard let e = shortest.firstIndex(of: "e"), let exponent = Int(shortest[shortest.index(after: e)...]) else {
+            return shortest
         }
+        var mantissa = shortest[..<e]
+        let sign = mantissa.hasPrefix("-") ? "-" : ""
+        if !sign.isEmpty { mantissa = mantissa.dropFirst() }
+        let digits = Array(mantissa.filter { $0 != "." })
+        // Where the decimal point goes in `digits`, after the shift.
+        let point = (mantissa.firstIndex(of: ".").map { mantissa.distance(from: mantissa.startIndex, to: $0) } ?? mantissa.count)
+            + exponent
+        if point <= 0 { return sign + "0." + String(repeating: "0", count: -point) + String(digits) }
+        if point >= digits.count { return sign + String(digits) + String(repeating: "0", count: point - digits.count) }
+        return sign + String(digits[..<point]) + "." + String(digits[point...])
     }
+
 }

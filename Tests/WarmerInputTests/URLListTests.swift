@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Warmer
+import WarmerInput
 
 /// Reading URL lists: lines, comments, and which lines are http(s) URLs.
 @Suite struct URLListTests {

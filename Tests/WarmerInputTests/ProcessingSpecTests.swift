@@ -1,7 +1,6 @@
-import Foundation
 import PipelineEngine
 import Testing
-@testable import Warmer
+import WarmerInput
 
 /// The processing spec's text form (docs/wire-format.md), which producers in
 /// any language write and workers parse.
@@ -16,14 +15,6 @@ import Testing
         #expect(spec.encoding == ImageEncoding(format: .png))
         #expect(spec.description == "resize=400x400,fill,crop&blur=2&rounded=16&format=png")
         #expect(try ProcessingSpec(parsing: spec.description) == spec)
-    }
-
-    @Test func thumbnailAndQualityGoToTheRequest() throws {
-        var request = ImageRequest(url: URL(string: "https://cdn.example/a.jpg")!)
-        try ProcessingSpec(parsing: "thumbnail=320&format=webp&quality=80").apply(to: &request)
-        #expect(request.thumbnail == ThumbnailOptions(maxPixelSize: 320))
-        #expect(request.encoding == ImageEncoding(format: .webp, quality: 80))
-        #expect(request.processedDataCacheKey == "https://cdn.example/a.jpg|thumb(320)|webp(q=80)")
     }
 
     @Test func theEmptySpecChangesNothing() throws {
@@ -64,5 +55,24 @@ import Testing
     @Test func largerLimitsAcceptLargerOutputs() throws {
         let limits = ProcessingLimits(maxOutputSide: 30_000, maxOutputPixelCount: 1_000_000_000)
         #expect(try ProcessingSpec(parsing: "resize=30000x0,upscale", limits: limits).processors.count == 1)
+    }
+}
+
+/// Numbers in the canonical form: what `description` writes must parse.
+@Suite struct ProcessingSpecNumberTests {
+    @Test(arguments: [
+        (0.00001, "0.00001"), (0.000015, "0.000015"), (0.0001, "0.0001"), (0.5, "0.5"), (12.25, "12.25"), (8, "8"),
+        (1e-10, "0.0000000001"), (1e20, "100000000000000000000"), (-0.00002, "-0.00002"), (1.5e-7, "0.00000015"),
+    ])
+    func decimalTextIsPlainDecimal(_ value: Double, _ text: String) {
+        #expect(ProcessingSpec.decimalText(value) == text)
+    }
+
+    @Test func aTinyBlurRadiusSurvivesTheCanonicalForm() throws {
+        // Found by the processing-spec fuzzer: 'blur=0.00001' was written back as
+        // 'blur=1e-05', so `warmer enqueue` queued a spec every worker refused.
+        let spec = try ProcessingSpec(parsing: "blur=0.00001")
+        #expect(spec.description == "blur=0.00001")
+        #expect(try ProcessingSpec(parsing: spec.description) == spec)
     }
 }

@@ -1,0 +1,20 @@
+import Scheduler
+
+/// Errors the CLI reports to the user.
+enum WarmerError: Error, CustomStringConvertible {
+    case unreadableFile(String)
+    case noURLs
+    case invalidURLs(String)
+    case processingNeedsProcessedDestination
+    case notCached(String)
+
+    var description: String {
+        switch self {
+        case .unreadableFile(let path): "Cannot read '\(path)'"
+        case .noURLs: "The input holds no URLs"
+        case .invalidURLs(let details): details
+        case .processingNeedsProcessedDestination: "Processing flags need --destination processed (the disk destination stores the original bytes)"
+        case .notCached(let url): "Not in the cache: \(URLCredentials.masked(url))"
+        }
+    }
+}
