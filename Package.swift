@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import Foundation
 import PackageDescription
 
@@ -21,6 +21,15 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // YAML and JSON configuration files (--config); see docs/configuration.md.
+        .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["JSON", "YAML"]),
+        // Tests parse deploy/'s manifests with it (swift-configuration depends on it already).
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
@@ -33,11 +42,18 @@ let package = Package(
             dependencies: [
                 "CCurl", "CVips",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         .target(
             name: "Scheduler",
-            dependencies: ["CHiredis", .product(name: "Crypto", package: "swift-crypto")]
+            dependencies: [
+                "CHiredis",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
         ),
         .target(name: "WarmerInput", dependencies: ["PipelineEngine"]),
         .executableTarget(
@@ -45,6 +61,13 @@ let package = Package(
             dependencies: [
                 "PipelineEngine", "Scheduler", "WarmerInput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Configuration", package: "swift-configuration"),
             ]
         ),
 
@@ -54,7 +77,13 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
-        .testTarget(name: "WarmerTests", dependencies: ["Warmer", "PipelineEngine", "Scheduler", "WarmerInput", "TestSupport"]),
+        .testTarget(
+            name: "WarmerTests",
+            dependencies: [
+                "Warmer", "PipelineEngine", "Scheduler", "WarmerInput", "TestSupport",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
         .testTarget(
             name: "WarmerInputTests",
             dependencies: ["WarmerInput", "WarmerInputProperties", "PipelineEngine", "Scheduler", "TestSupport"]
