@@ -49,7 +49,9 @@ struct DataDownload {
         while true {
             let task = task
             do {
+                let waitStart = ContinuousClock.now
                 try await pipeline.rateLimiter.acquire(host: host, priority: { task.priority })
+                PipelineMetrics.rateLimiterWaited(.now - waitStart)
             } catch {
                 return .failure(.cancelled)
             }
@@ -57,6 +59,7 @@ struct DataDownload {
                 return .failure(.cancelled)
             }
             let requestTime = Date()
+            let transferStart = ContinuousClock.now
             pipeline.counters.countDownload()
             let offset = Int64(partial?.data.count ?? 0), total = partial?.totalLength
             let outcome = await configuration.dataLoader.load(from: request.url, headers: requestHeaders) { status, completed, expected in
@@ -68,10 +71,12 @@ struct DataDownload {
                 }
             }
             finish()
+            PipelineMetrics.record(.download, since: transferStart)
 
             let step: Step
             switch outcome {
             case .success(let response):
+                PipelineMetrics.downloaded(bytes: response.data.count)
                 pipeline.rateLimiter.recordSuccess(host: host)
                 step = await complete(with: response, requestTime: requestTime, attempts: attempt)
             case .failure(let failure):
@@ -167,7 +172,10 @@ extension DataDownload {
         loaded.metadata = metadata
         do {
             if storesData {
+                let storeStart = ContinuousClock.now
                 let url = try await dataCache.write(body, for: key, metadata: metadata?.encoded())
+                PipelineMetrics.record(.store, since: storeStart)
+                PipelineMetrics.stored(bytes: body.count)
                 loaded = LoadedData(body: body, cacheURL: url, source: .network, metadata: metadata, downloadAttempts: attempts)
             } else if let metadata, task.requests.contains(where: \.writesDiskCache) {
                 dataCache.storeMetadata(metadata.encoded(), for: key)
@@ -206,6 +214,7 @@ extension DataDownload {
             return .done(.failure(.dataLoadingFailed(failure.error)))
         }
         task.send(retry: DownloadRetry(attempt: attempt, error: failure.error, delay: delay))
+        PipelineMetrics.downloadRetried()
         do {
             try await Task.sleep(for: delay)
         } catch {

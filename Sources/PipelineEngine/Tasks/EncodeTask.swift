@@ -43,7 +43,9 @@ extension ImagePipeline {
     private func encode(_ loaded: LoadedImage, request: ImageRequest) -> Result<Data, ImagePipelineError> {
         let encoding = request.encoding ?? ImageEncoding(format: (loaded.sourceFormat ?? .jpeg).defaultOutputFormat)
         counters.countEncode()
-        return Result { () throws(ImageProcessingError) in try ImageCodec.encode(loaded.image, as: encoding) }
+        return Result { () throws(ImageProcessingError) in
+            try PipelineMetrics.measure(.encode) { () throws(ImageProcessingError) in try ImageCodec.encode(loaded.image, as: encoding) }
+        }
             .mapError { .imageProcessingFailed($0) }
     }
 
@@ -66,7 +68,11 @@ extension ImagePipeline {
         let metadata = isHTTPMode ? loaded.sourceMetadata?.encoded() : nil
         let write = Task {
             do {
-                task.send(.success(result(try await dataCache.write(data, for: request.processedDataCacheKey, metadata: metadata))))
+                let storeStart = ContinuousClock.now
+                let cacheURL = try await dataCache.write(data, for: request.processedDataCacheKey, metadata: metadata)
+                PipelineMetrics.record(.store, since: storeStart)
+                PipelineMetrics.stored(bytes: data.count)
+                task.send(.success(result(cacheURL)))
             } catch {
                 task.send(.failure(.dataCacheWriteFailed(String(describing: error))))
             }

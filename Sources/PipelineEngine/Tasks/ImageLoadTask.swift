@@ -102,15 +102,20 @@ extension ImagePipeline {
         let limits = configuration.imageLimits
         let item = queues.decoding.enqueueBlocking(priority: task.priority) { [self] in
             guard !task.isEnded else { return }
-            guard let data = loaded.bytes(in: configuration.dataCache) else {
+            let readStart = ContinuousClock.now
+            let bytes = loaded.bytes(in: configuration.dataCache)
+            if loaded.body == nil { PipelineMetrics.record(.diskRead, since: readStart) }
+            guard let data = bytes else {
                 var uncached = request
                 uncached.options.insert(.disableDiskCacheReads)
                 return decodeOriginal(task, request: uncached)
             }
             counters.countDecode()
             let result = Result { () throws(ImageProcessingError) in
-                try ImageCodec.decode(data, thumbnail: request.thumbnail, limits: limits,
-                                      budget: configuration.memoryBudget, shouldStop: { task.isEnded })
+                try PipelineMetrics.measure(.decode) { () throws(ImageProcessingError) in
+                    try ImageCodec.decode(data, thumbnail: request.thumbnail, limits: limits,
+                                          budget: configuration.memoryBudget, shouldStop: { task.isEnded })
+                }
             }
             task.send(result
                 .map { LoadedImage(image: $0, source: loaded.source, sourceFormat: ImageFormat(sniffing: data),
@@ -131,7 +136,9 @@ extension ImagePipeline {
                     guard !task.isEnded else { return }
                     counters.countProcessing(processor)
                     let result = Result { () throws(ImageProcessingError) in
-                        try ImageCodec.process(input.image, with: processor, limits: limits, budget: configuration.memoryBudget)
+                        try PipelineMetrics.measure(.process) { () throws(ImageProcessingError) in
+                            try ImageCodec.process(input.image, with: processor, limits: limits, budget: configuration.memoryBudget)
+                        }
                     }
                     task.send(result
                         .map { LoadedImage(image: $0, source: input.source, sourceFormat: input.sourceFormat, encoded: nil,

@@ -22,10 +22,14 @@ public struct Job: Sendable, Hashable {
     /// The job's time limit as enqueued (the intake document's `timeout`),
     /// whole seconds; `nil` for the worker's own (`--job-timeout`).
     public let timeout: Duration?
+    /// How long the job waited between being enqueued and this claim, by
+    /// Redis's clock (retries and stalls included); `nil` when unknown.
+    public let timeInQueue: Duration?
 
     /// Creates a job (the queue does this when claiming).
     public init(id: String, url: String, batches: [String], priority: String, destination: String,
-                processing: String = "", attempt: Int, leaseToken: String, timeout: Duration? = nil) {
+                processing: String = "", attempt: Int, leaseToken: String, timeout: Duration? = nil,
+                timeInQueue: Duration? = nil) {
         self.id = id
         self.url = url
         self.batches = batches
@@ -35,6 +39,7 @@ public struct Job: Sendable, Hashable {
         self.attempt = attempt
         self.leaseToken = leaseToken
         self.timeout = timeout
+        self.timeInQueue = timeInQueue
     }
 
     /// The first batch that asked for the job.

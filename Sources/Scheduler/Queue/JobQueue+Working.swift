@@ -100,12 +100,17 @@ extension JobQueue {
     private static func jobs(in reply: RedisReply) -> [Job] {
         reply.array.compactMap { entry in
             let fields = entry.array.map { $0.string ?? "" }
-            guard fields.count == 9 else { return nil }
+            guard fields.count >= 9 else { return nil }
             let batches = fields[7].split(separator: ",").map(String.init)
             // The queue validated the timeout when the job was made; anything else means none.
             let timeout = Int(fields[8]).flatMap { timeoutRange.contains($0) ? Duration.seconds($0) : nil }
+            var timeInQueue: Duration?
+            if fields.count >= 11, let enqueuedAt = Int(fields[9]), let claimedAt = Int(fields[10]), claimedAt >= enqueuedAt {
+                timeInQueue = .milliseconds(claimedAt - enqueuedAt)
+            }
             return Job(id: fields[0], url: fields[1], batches: batches, priority: fields[2], destination: fields[3],
-                       processing: fields[4], attempt: Int(fields[5]) ?? 1, leaseToken: fields[6], timeout: timeout)
+                       processing: fields[4], attempt: Int(fields[5]) ?? 1, leaseToken: fields[6], timeout: timeout,
+                       timeInQueue: timeInQueue)
         }
     }
 }

@@ -30,7 +30,13 @@ public final class RedisClient: Sendable {
     ///     timeout must be shorter.
     ///   - connections: connections (each on its own thread) sharing the
     ///     queue of commands. Give blocking commands a client of one.
-    public init(url: RedisURL, name: String = "redis", timeout: Duration = .seconds(10), connections: Int = 1) {
+    ///   - measuresRoundTrips: whether each round trip is recorded as
+    ///     `warmer_redis_round_trip_seconds`; false for a client reserved
+    ///     for blocking commands, whose round trips are mostly waiting.
+    public init(
+        url: RedisURL, name: String = "redis", timeout: Duration = .seconds(10), connections: Int = 1,
+        measuresRoundTrips: Bool = true
+    ) {
         self.url = url
         let mailbox = Mailbox(consumers: max(1, connections))
         self.mailbox = mailbox
@@ -38,7 +44,9 @@ public final class RedisClient: Sendable {
             let thread = Thread {
                 let connection = RedisConnection(url: url, timeout: timeout)
                 while let batch = mailbox.nextBatch() {
+                    let start = ContinuousClock.now
                     Self.run(batch, on: connection)
+                    if measuresRoundTrips { RedisMetrics.recordRoundTrip(.now - start) }
                 }
             }
             thread.name = "warmer.\(name).\(index)"

@@ -14,6 +14,8 @@ public final class RedisConnection {
     private let url: RedisURL
     private let timeout: Duration
     private var context: UnsafeMutablePointer<redisContext>?
+    /// Whether a connection was attempted before: the next one is a reconnection (metrics).
+    private var hasTriedToConnect = false
 
     /// - Parameter timeout: connect, read and write timeout. Blocking commands
     ///   must finish within it.
@@ -31,6 +33,8 @@ public final class RedisConnection {
     /// Connects, authenticates and selects the database.
     func connect() throws(RedisError) {
         disconnect()
+        if hasTriedToConnect { RedisMetrics.countReconnect() }
+        hasTriedToConnect = true
         let interval = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
         guard let context = redisConnectWithTimeout(url.host, Int32(url.port), interval) else {
             throw .unreachable("out of memory")

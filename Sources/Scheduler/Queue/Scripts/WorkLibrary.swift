@@ -232,7 +232,8 @@ end
 -- housekeeping above. Each claimed job gets a lease token (worker + claim
 -- number) and deadline, and a `started` event in each of its batches.
 -- Returns [id, url, priority, destination, processing, attempt, token,
--- batches (comma-separated), timeout (seconds, '' for the worker's)] per job.
+-- batches (comma-separated), timeout (seconds, '' for the worker's),
+-- enqueuedAt, claimedAt (ms, Redis clock)] per job.
 local function claimJobs(count, worker, at)
   promoteDelayed(at, 100)
   sweepLeases(at, 100)
@@ -254,7 +255,8 @@ local function claimJobs(count, worker, at)
       local fields = jobEvent(job, 'started', at, worker)
       for _, batch in ipairs(job.batches) do emit(batch, fields, true) end
       claimed[#claimed + 1] = { id, job.url or '', job.priority or 'normal', job.destination or '',
-        job.processing or '', job.attempts, token, table.concat(job.batches, ','), job.timeout or '' }
+        job.processing or '', job.attempts, token, table.concat(job.batches, ','), job.timeout or '',
+        job.enqueuedAt or '', atText }
     end
   end
   if #popped > 0 and redis.call('ZCARD', K.queue) > 0 then wakeIdleWorkers() end
