@@ -1,6 +1,9 @@
 import ArgumentParser
 import Foundation
+import Logging
+import Metrics
 import PipelineEngine
+import Prometheus
 import Scheduler
 
 /// `warmer worker`: claims and runs jobs until SIGINT or SIGTERM.
@@ -8,14 +11,20 @@ struct WorkerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
         abstract: "Run a worker until SIGINT/SIGTERM.",
-        discussion: "On a stop signal the worker claims nothing more, lets running jobs finish for up to --grace-period seconds, then releases what is left back to the queue."
+        discussion: """
+            On a stop signal the worker claims nothing more, lets running jobs finish for up to --grace-period \
+            seconds, then releases what is left back to the queue; a second signal releases them at once. \
+            It refuses to start when its cache folder is not writable or Redis does not answer within --redis-wait.
+            """
     )
 
     @OptionGroup var redis: RedisOptions
+    @OptionGroup var wait: RedisWaitOptions
     @OptionGroup var cache: CacheOptions
     @OptionGroup(title: "Pipeline") var pipelineOptions: PipelineOptions
     @OptionGroup(title: "Network") var network: NetworkOptions
     @OptionGroup(title: "Queue") var queueOptions: QueueOptions
+    @OptionGroup(title: "HTTP") var http: HTTPOptions
 
     @Option(help: "Jobs run at once by this process.")
     var concurrency: Int = 8
@@ -28,9 +37,14 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        let logger = Logger(label: "warmer.worker")
         MallocArenas.limit()
-        let stop = StopSignal()
+        let registry = http.port == nil ? nil : Self.bootstrapMetrics()
+
         let queue = try redis.makeQueue(configuration: queueOptions.configuration, connections: 2)
+        let cacheHealth = CacheFolderHealth(directory: cache.directory)
+        try await checkBeforeStarting(queue: queue, cacheHealth: cacheHealth)
 
         let loader = DataLoader(configuration: network.loaderConfiguration(defaultConnectionsPerHost: max(16, concurrency)))
         let dataCache = try cache.makeDataCache()
@@ -42,11 +56,47 @@ struct WorkerCommand: AsyncParsableCommand {
         configuration.concurrency = concurrency
         configuration.gracePeriod = .seconds(gracePeriod)
         configuration.jobTimeout = .seconds(network.jobTimeout)
+        if let port = http.port, let registry {
+            configuration.http = Worker.HTTPEndpoint(
+                host: http.host, port: port, registry: registry,
+                probeClient: RedisClient(url: try redis.redisURL(), name: "redis-probe", timeout: .seconds(2))
+            )
+        }
         let worker = Worker(queue: queue, blockingClient: try redis.makeBlockingClient(),
                             controlClient: try redis.makeBlockingClient(), pipeline: pipeline,
-                            configuration: configuration, stop: stop)
-        await worker.run()
+                            cacheHealth: cacheHealth, configuration: configuration, logger: logger)
+        try await worker.run()
         dataCache.flush() // jobs complete once their files are written; this is for anything else staged
+    }
 
+    /// The self-checks at start: a cache folder that takes no writes, or a
+    /// Redis that does not answer within `--redis-wait`, is a one-line
+    /// refusal rather than a worker that fails every job it claims.
+    private func checkBeforeStarting(queue: JobQueue, cacheHealth: CacheFolderHealth) async throws {
+        try? FileManager.default.createDirectory(at: cacheHealth.directory, withIntermediateDirectories: true)
+        if let problem = cacheHealth.problem() {
+            throw WarmerError.cannotStart("cache folder \(problem)")
+        }
+        do {
+            _ = try await wait.patience.run { () throws(SchedulerError) in try await queue.queuedCount() }
+        } catch {
+            throw WarmerError.cannotStart("Redis at \(queue.client.url) did not answer within \(wait.seconds) s: \(error)")
+        }
+    }
+
+    /// Sends every swift-metrics handle of the process to a Prometheus
+    /// registry (`/metrics`), with histogram buckets fitting each measure.
+    private static func bootstrapMetrics() -> PrometheusCollectorRegistry {
+        let registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        let seconds = { (values: [Double]) in values.map { Duration.milliseconds(Int64($0 * 1000)) } }
+        factory.defaultDurationHistogramBuckets = seconds([0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120])
+        factory.durationHistogramBuckets = [
+            "warmer_job_queue_wait_seconds": seconds([0.01, 0.1, 1, 10, 60, 300, 900, 3600, 14_400, 86_400]),
+            "warmer_redis_round_trip_seconds": [.microseconds(100), .microseconds(250), .microseconds(500)]
+                + seconds([0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1, 5]),
+        ]
+        MetricsSystem.bootstrap(factory)
+        return registry
     }
 }

@@ -29,14 +29,20 @@ struct JobRunner: Sendable {
     let processingLimits: ProcessingLimits
     /// The time limit of a job that has none of its own (`--job-timeout`).
     let jobTimeout: Duration
+    /// Checked when a job could not write to the cache: a folder that takes
+    /// no writes stops the worker claiming, and its jobs go back to the queue.
+    let cacheHealth: CacheFolderHealth
+    let state: WorkerState
     let log: Log
 
     /// Runs `job` to its end and returns the next job claimed when finishing
     /// it, if `claimsNext` still says so then.
     func run(_ job: Job, claimsNext: @Sendable () -> Bool) async -> Job? {
+        let started = ContinuousClock.now
+        WorkerMetrics.claimed(job)
         switch prepare(job) {
         case .end(let outcome):
-            return await finish(job, outcome, claimsNext: claimsNext())
+            return await finish(job, outcome, started: started, claimsNext: claimsNext())
         case .run(let request, let destination):
             let task = prefetchers.prefetch(request, to: destination)
             let timeLimit = TaskTimeLimit(job.timeout ?? jobTimeout, cancelling: task)
@@ -44,17 +50,21 @@ struct JobRunner: Sendable {
             var outcome = await follow(task, of: job)
             timeLimit.stop()
             if await running.isCancelled(job.id) {
-                return await finish(job, .cancelled, claimsNext: false)
+                return await finish(job, .cancelled, started: started, claimsNext: false)
             }
             if outcome == nil, timeLimit.hasExpired {
                 // Not transient: another attempt would hold a slot as long again.
                 outcome = .failed(code: TaskTimeLimit.errorCode, message: timeLimit.message, isTransient: false)
             }
             guard let outcome else {
-                await release(job)
+                await release(job, started: started)
                 return nil
             }
-            return await finish(job, outcome, claimsNext: claimsNext())
+            if case .failed(code: "cache_write_failed", _, _) = outcome, await cacheFolderFailed() {
+                await release(job, started: started)
+                return nil
+            }
+            return await finish(job, outcome, started: started, claimsNext: claimsNext())
         }
     }
 
@@ -129,11 +139,12 @@ struct JobRunner: Sendable {
     /// unreachable (a restart) it keeps trying with backoff for as long as
     /// the lease lasts; after that another worker may run the job. An
     /// abandoned job is released instead.
-    private func finish(_ job: Job, _ outcome: JobOutcome, claimsNext: Bool) async -> Job? {
+    private func finish(_ job: Job, _ outcome: JobOutcome, started: ContinuousClock.Instant, claimsNext: Bool) async -> Job? {
         if outcome != .cancelled, await running.isAbandoned(job.id) {
-            await release(job)
+            await release(job, started: started)
             return nil
         }
+        record(outcome, of: job, since: started)
         let deadline = ContinuousClock.now + queue.configuration.leaseDuration
         var backoff = Backoff(maximum: .seconds(2))
         var attempt = 1
@@ -154,12 +165,49 @@ struct JobRunner: Sendable {
         return nil
     }
 
-    private func release(_ job: Job) async {
+    private func release(_ job: Job, started: ContinuousClock.Instant) async {
+        WorkerMetrics.finished(destination: job.destination, outcome: .released, code: "", after: .now - started)
         do {
             try await queue.release(job)
         } catch {
             log.warning("could not release job; its lease will expire", ["job": job.id, "error": error.description])
         }
+    }
+}
+
+extension JobRunner {
+    /// After a job failed to write to the disk cache: checks the folder.
+    /// When it takes no writes, marks the worker (not ready, claims nothing,
+    /// logs why) and abandons every job it holds — each goes back to the
+    /// queue for a worker whose cache works, instead of into the dead
+    /// letters — and returns true. Returns false when the folder works (the
+    /// failure was this job's: it is retried as a transient failure).
+    private func cacheFolderFailed() async -> Bool {
+        guard let problem = cacheHealth.problem() else { return false }
+        if state.setCacheProblem(problem) {
+            log.error("cache folder takes no writes: not ready, claiming nothing, releasing held jobs",
+                      ["reason": problem, "running": String(await running.count)])
+            await running.abandon()
+        }
+        return true
+    }
+
+    /// Counts a job's end in the metrics.
+    private func record(_ outcome: JobOutcome, of job: Job, since started: ContinuousClock.Instant) {
+        let kind: WorkerMetrics.Outcome, code: String
+        switch outcome {
+        case .completed(let source, _):
+            (kind, code) = (.completed, "")
+            WorkerMetrics.cacheResult(source: source)
+        case .failed(let reason, _, let isTransient):
+            let retries = isTransient && queue.configuration.retry.delay(afterAttempt: job.attempt) != nil
+            (kind, code) = (retries ? .retried : .failed, reason)
+        case .deadLettered(let reason, _):
+            (kind, code) = (.deadLettered, reason)
+        case .cancelled:
+            (kind, code) = (.cancelled, "")
+        }
+        WorkerMetrics.finished(destination: job.destination, outcome: kind, code: code, after: .now - started)
     }
 }
 

@@ -30,12 +30,14 @@ final class LeaseKeeper: Sendable {
     private let log: Log
     private let onLost: @Sendable ([String]) -> Void
     private let onCancelled: @Sendable ([String]) -> Void
+    /// Told of every turn of the keeper's loop (`/healthz`).
+    private let state: WorkerState?
     /// Signalled by `stop()` to wake the thread at once.
     private let stopSignal = DispatchSemaphore(value: 0)
     /// Whether the thread has ended, and who waits for it.
     private let ending = Mutex<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
-    init(queue: JobQueue, leases: HeldLeases, log: Log,
+    init(queue: JobQueue, leases: HeldLeases, log: Log, state: WorkerState? = nil,
          onLost: @escaping @Sendable ([String]) -> Void, onCancelled: @escaping @Sendable ([String]) -> Void) {
         self.queue = queue
         self.leases = leases
@@ -43,6 +45,7 @@ final class LeaseKeeper: Sendable {
         self.log = log
         self.onLost = onLost
         self.onCancelled = onCancelled
+        self.state = state
     }
 
     /// Starts the keeper's thread.
@@ -85,6 +88,7 @@ final class LeaseKeeper: Sendable {
         var retryDelay = Duration.milliseconds(100)
         var due = ContinuousClock.now + interval
         while !waitForStop(until: due) {
+            state?.recordTurn(of: .leases)
             let started = ContinuousClock.now
             let jobs = leases.snapshot
             do {

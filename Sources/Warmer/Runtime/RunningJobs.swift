@@ -31,6 +31,10 @@ actor RunningJobs {
     var freeSlots: Int { capacity - jobs.count }
     /// Number of jobs held now.
     var count: Int { jobs.count }
+    /// The slots this worker has (`--concurrency`).
+    nonisolated var slots: Int { capacity }
+    /// The ids of the jobs held now.
+    var ids: [String] { Array(jobs.keys) }
 
     /// Waits until at least one slot is free.
     func waitForFreeSlot() async {
@@ -53,6 +57,7 @@ actor RunningJobs {
     func add(_ job: Job) {
         jobs[job.id] = Entry(job: job)
         leases.insert(job)
+        WorkerMetrics.slots(held: jobs.count, capacity: capacity)
     }
 
     /// Whether the job is held by this worker.
@@ -111,6 +116,7 @@ actor RunningJobs {
     func remove(_ jobID: String) {
         jobs[jobID] = nil
         leases.remove([jobID])
+        WorkerMetrics.slots(held: jobs.count, capacity: capacity)
         if jobs.count < capacity, !slotWaiters.isEmpty {
             slotWaiters.removeFirst().resume()
         }

@@ -1,16 +1,25 @@
 import Foundation
+import Logging
 import PipelineEngine
+import Prometheus
 import Scheduler
+import ServiceLifecycle
 
-/// The long-running worker: claims jobs by priority, runs them, keeps their
-/// leases alive, and stops gracefully.
+/// The long-running worker: its parts run as services of one
+/// swift-service-lifecycle `ServiceGroup`, which turns the first SIGTERM or
+/// SIGINT into a graceful shutdown of each, in the reverse of this order:
 ///
-/// An idle worker blocks on the queue's intake list (where producers' documents
-/// and wake-up markers arrive) instead of polling. It follows the queue's
-/// control stream, so a cancelled job stops within moments on whichever host
-/// runs it. On a stop request it claims nothing more, lets running jobs
-/// finish for up to `gracePeriod`, then cancels what is left and releases it
-/// to the queue.
+/// 1. `ForcedRelease`: at a second signal, releases every held job at once;
+/// 2. `LeaseKeeper`: renews the held jobs' leases on a thread of its own;
+/// 3. `ControlReader`: applies cancellations and priority changes;
+/// 4. the worker's heartbeat record in Redis (`WorkerHeartbeat`);
+/// 5. the HTTP endpoints (`StatusServer`), when asked for;
+/// 6. `JobClaimer`: claims and runs jobs; on shutdown it claims nothing more,
+///    lets running jobs finish for up to the grace period and releases
+///    the rest.
+///
+/// The claimer is thus shut down first, and everything it relies on (leases,
+/// control, probes, the heartbeat) keeps working until it has drained.
 struct Worker: Sendable {
     /// Tunables of a worker process.
     struct Configuration: Sendable {
@@ -20,6 +29,18 @@ struct Worker: Sendable {
         var progressInterval: Duration = .milliseconds(250)
         /// The time limit of a job that has none of its own (`--job-timeout`).
         var jobTimeout: Duration = .seconds(120)
+        /// Where to serve `/metrics`, `/healthz`, `/readyz` and `/v1/queue`; `nil` for no HTTP server.
+        var http: HTTPEndpoint?
+    }
+
+    /// An HTTP server's address, and what it exports.
+    struct HTTPEndpoint: Sendable {
+        var host: String
+        var port: Int
+        /// The metrics backend bootstrapped for this process.
+        var registry: PrometheusCollectorRegistry
+        /// A client of its own for `/readyz`'s PING.
+        var probeClient: RedisClient
     }
 
     let queue: JobQueue
@@ -27,19 +48,21 @@ struct Worker: Sendable {
     /// Reserved for the control stream's XREAD BLOCK.
     let controlClient: RedisClient
     let pipeline: ImagePipeline
+    let cacheHealth: CacheFolderHealth
     let configuration: Configuration
     let workerID: String
-    let stop: StopSignal
+    let logger: Logger
     private let log = Log(component: "worker")
 
     init(queue: JobQueue, blockingClient: RedisClient, controlClient: RedisClient, pipeline: ImagePipeline,
-         configuration: Configuration, stop: StopSignal) {
+         cacheHealth: CacheFolderHealth, configuration: Configuration, logger: Logger) {
         self.queue = queue
         self.blockingClient = blockingClient
         self.controlClient = controlClient
         self.pipeline = pipeline
+        self.cacheHealth = cacheHealth
         self.configuration = configuration
-        self.stop = stop
+        self.logger = logger
         self.workerID = Self.makeWorkerID()
     }
 
@@ -50,111 +73,54 @@ struct Worker: Sendable {
         return "\(host):\(getpid()):\(suffix)"
     }
 
-    /// Runs until a stop is requested and every held job is finished or released.
-    func run() async {
+    /// Runs until a stop signal and every held job is finished or released.
+    /// - Throws: when a service fails to start (the HTTP port is taken).
+    func run() async throws {
+        let state = WorkerState()
         let running = RunningJobs(capacity: configuration.concurrency)
         let runner = JobRunner(
             queue: queue, events: EventStream(queue: queue),
             prefetchers: JobPrefetchers(pipeline: pipeline, concurrency: configuration.concurrency), running: running,
             workerID: workerID, progressInterval: configuration.progressInterval,
-            processingLimits: pipeline.configuration.processingLimits, jobTimeout: configuration.jobTimeout, log: log
+            processingLimits: pipeline.configuration.processingLimits, jobTimeout: configuration.jobTimeout,
+            cacheHealth: cacheHealth, state: state, log: log
         )
-        log.info("started", ["worker": workerID, "queue": queue.keys.name, "redis": queue.client.url.description,
-                             "concurrency": String(configuration.concurrency)])
+        // The keeper's thread cannot await: it hands lost and cancelled jobs over in a task.
         let leaseKeeper = LeaseKeeper(
-            queue: queue, leases: running.leases, log: log,
+            queue: queue, leases: running.leases, log: log, state: state,
             onLost: { ids in Task { await running.abandon(ids) } },
             onCancelled: { ids in Task { _ = await running.cancel(ids) } }
         )
-        leaseKeeper.start()
-        let controlReader = Task { await followControlStream(running) }
-        // The grace period starts when the stop is requested, whatever the
-        // claim loop is doing (it may be waiting for a slot to free).
-        let stopHandler = Task { await stopGracefully(running) }
-        await claimUntilStopped(running: running, runner: runner)
-        await running.waitUntilEmpty()
-        stopHandler.cancel()
-        await leaseKeeper.stop()
-        controlReader.cancel()
-        log.info("stopped", ["worker": workerID])
-    }
-
-    /// On a stop request: wakes the claim loop, gives running jobs the grace
-    /// period, then cancels what is left, which releases it to the queue.
-    private func stopGracefully(_ running: RunningJobs) async {
-        await stop.wait()
-        log.info("stopping: no new jobs", ["running": String(await running.count)])
-        await running.wakeSlotWaiters()
-        try? await Task.sleep(for: configuration.gracePeriod)
-        guard !Task.isCancelled else { return }
-        log.warning("grace period over: releasing unfinished jobs")
-        await running.abandon()
-    }
-
-    private func claimUntilStopped(running: RunningJobs, runner: JobRunner) async {
-        var backoff = Backoff()
-        while !stop.isRequested {
-            await running.waitForFreeSlot()
-            guard !stop.isRequested else { break }
-            do {
-                let jobs = try await queue.claim(upTo: await running.freeSlots, worker: workerID)
-                backoff.reset()
-                if jobs.isEmpty {
-                    _ = try await queue.waitForWork(using: blockingClient, timeout: configuration.idleWait)
-                    continue
-                }
-                for job in jobs {
-                    await running.add(job)
-                    Task { await runLane(from: job, running: running, runner: runner) }
-                }
-            } catch {
-                log.warning("queue unavailable, retrying", ["error": error.description, "in": "\(backoff.delay)"])
-                await backoff.wait()
-            }
+        var services: [any Service] = [
+            ForcedRelease(running: running, logger: logger),
+            leaseKeeper,
+            ControlReader(queue: queue, blockingClient: controlClient, running: running, state: state,
+                          idleWait: configuration.idleWait, logger: logger),
+        ]
+        if let http = configuration.http {
+            let sampler = QueueSampler(queue: queue, countWorkers: { 0 })
+            services.append(StatusServer.make(
+                host: http.host, port: http.port, registry: http.registry, sampler: sampler,
+                readiness: Readiness(redis: http.probeClient, state: state), state: state,
+                allowances: .init(leases: queue.configuration.leaseDuration), logger: logger
+            ))
         }
-    }
-
-    /// Runs `job` in a slot, then every job claimed while finishing the
-    /// previous one, so a busy slot feeds itself without a separate claim.
-    /// The slot frees when the queue is empty or a stop was requested.
-    private func runLane(from job: Job, running: RunningJobs, runner: JobRunner) async {
-        var current = job
-        while true {
-            let next = await runner.run(current, claimsNext: { [stop] in !stop.isRequested })
-            await running.replace(current.id, with: next)
-            guard let next else { return }
-            current = next
-        }
-    }
-
-    /// Applies control messages to the jobs this worker runs: aborts
-    /// cancelled jobs, moves re-prioritised ones. Reconnects with backoff.
-    private func followControlStream(_ running: RunningJobs) async {
-        let control = ControlStream(queue: queue)
-        var position: String?
-        var backoff = Backoff()
-        while !Task.isCancelled {
-            do {
-                let start: String
-                if let position { start = position } else { start = try await control.latestPosition() }
-                let (messages, next) = try await control.read(after: start, timeout: configuration.idleWait, using: controlClient)
-                position = next
-                backoff.reset()
-                for message in messages {
-                    switch message {
-                    case .cancel(let id):
-                        if await !running.cancel([id]).isEmpty {
-                            log.info("job cancelled; aborting it", ["job": id])
-                        }
-                    case .priority(let id, let priority):
-                        await running.setPriority(ImagePriority(priority), of: id)
-                    }
-                }
-            } catch {
-                guard !Task.isCancelled else { return }
-                log.warning("control stream unavailable, retrying", ["error": error.description, "in": "\(backoff.delay)"])
-                await backoff.wait()
-            }
-        }
+        services.append(JobClaimer(
+            queue: queue, blockingClient: blockingClient, runner: runner, running: running, state: state,
+            cacheHealth: cacheHealth, workerID: workerID, idleWait: configuration.idleWait,
+            gracePeriod: configuration.gracePeriod, logger: logger
+        ))
+        WorkerMetrics.slots(held: 0, capacity: configuration.concurrency)
+        logger.info("started", metadata: [
+            "worker": "\(workerID)", "queue": "\(queue.keys.name)", "redis": "\(queue.client.url)",
+            "concurrency": "\(configuration.concurrency)",
+        ])
+        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+            services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger
+        ))
+        try await group.run()
+        logger.info("stopped", metadata: ["worker": "\(workerID)"])
     }
 }

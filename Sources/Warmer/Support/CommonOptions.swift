@@ -25,7 +25,7 @@ struct RedisOptions: ParsableArguments {
 
     /// A client for blocking commands (BLMOVE, XREAD BLOCK), which hold their connection while they wait.
     func makeBlockingClient() throws -> RedisClient {
-        try RedisClient(url: redisURL(), name: "redis-blocking", timeout: .seconds(30))
+        try RedisClient(url: redisURL(), name: "redis-blocking", timeout: .seconds(30), measuresRoundTrips: false)
     }
 }
 

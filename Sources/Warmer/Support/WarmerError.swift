@@ -7,6 +7,8 @@ enum WarmerError: Error, CustomStringConvertible {
     case invalidURLs(String)
     case processingNeedsProcessedDestination
     case notCached(String)
+    /// A self-check at start failed: the worker refuses to start.
+    case cannotStart(String)
 
     var description: String {
         switch self {
@@ -15,6 +17,7 @@ enum WarmerError: Error, CustomStringConvertible {
         case .invalidURLs(let details): details
         case .processingNeedsProcessedDestination: "Processing flags need --destination processed (the disk destination stores the original bytes)"
         case .notCached(let url): "Not in the cache: \(URLCredentials.masked(url))"
+        case .cannotStart(let reason): "Cannot start: \(URLCredentials.masked(reason))"
         }
     }
 }

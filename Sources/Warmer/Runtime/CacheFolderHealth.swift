@@ -1,0 +1,37 @@
+import Foundation
+
+/// Whether the worker's disk-cache folder takes writes: checked at start
+/// (a worker that cannot store anything refuses to start), after a job
+/// fails with `cache_write_failed`, and while the worker waits for the
+/// folder to recover.
+///
+/// The check writes, reads the size of and removes a small file of its own,
+/// so it finds what a job's write would: a read-only mount, missing
+/// permissions, a full disk, a removed folder.
+struct CacheFolderHealth: Sendable {
+    /// The disk cache's folder.
+    let directory: URL
+
+    /// `nil` when a file can be written in the folder now, else why not.
+    func problem() -> String? {
+        let probe = directory.appendingPathComponent(".warmer-probe-\(getpid())")
+        let bytes = Data("warmer cache folder check\n".utf8)
+        do {
+            try bytes.write(to: probe)
+            defer { try? FileManager.default.removeItem(at: probe) }
+            let size = try FileManager.default.attributesOfItem(atPath: probe.path)[.size] as? Int
+            guard size == bytes.count else { return "\(directory.path): a test file was not written in full" }
+            return nil
+        } catch {
+            return "\(directory.path) is not writable: \(Self.reason(error))"
+        }
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return nsError.localizedDescription
+    }
+}
