@@ -67,3 +67,10 @@ public enum TestEnvironment {
         "\(prefix)-\(UUID().uuidString.prefix(8).lowercased())"
     }
 }
+
+extension TestEnvironment {
+    /// The repository's root folder (for its scripts and docs).
+    public static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+}

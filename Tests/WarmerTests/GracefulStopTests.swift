@@ -78,4 +78,45 @@ struct GracefulStopTests {
             #expect(try await queue.queue.queuedCount() == 1)
         }
     }
+
+    @Test func aSecondSignalReleasesHeldJobsAtOnceAndAnotherWorkerCompletesThem() async throws {
+        // Given a worker with a two-minute grace period, busy with two slow
+        // downloads (~500 KB through /slow/: several seconds each)
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let images = try await Origin.makeImages("second", count: 2, width: 850, height: 850, slow: true)
+
+        let batch = try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 2, gracePeriod: 120) { workers in
+            let worker = workers[0]
+            let batch = try await queue.enqueue(images.map(\.url))
+            let started = await eventually {
+                ((try? await queue.events(ofBatch: batch)) ?? []).filter { $0.kind == .started }.count == images.count
+            }
+            try #require(started, "the worker did not start both jobs:\n\(worker.log)")
+
+            // When it receives SIGTERM, begins to drain, and receives a second one
+            worker.requestStop()
+            let draining = await eventually { worker.log.contains("stopping: no new jobs") }
+            try #require(draining, "the worker did not begin to drain:\n\(worker.log)")
+            worker.process.send(SIGTERM)
+
+            // Then it exits 0 long before its grace period, having released both
+            // jobs unfinished: back in the queue, nothing failed
+            let exit = try #require(await worker.process.waitForExit(timeout: .seconds(60)),
+                                    "the worker still ran a minute after the second signal:\n\(worker.log)")
+            #expect(exit.exited && exit.status == 0, "\(exit)")
+            #expect(exit.standardError.contains("second stop signal"), "\(exit.standardError)")
+            let status = try await queue.queue.status(ofBatch: batch)
+            #expect(status.pending == images.count && status.failed == 0 && status.completed == 0, "\(status)")
+            #expect(try await queue.queue.queuedCount() == images.count)
+            return batch
+        }
+
+        // And another worker completes them
+        try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 2) { _ in
+            let status = try await queue.waitUntilFinished(batch: batch, timeout: .seconds(60))
+            #expect(status.completed == images.count && status.failed == 0, "\(status)")
+        }
+    }
 }

@@ -1,0 +1,163 @@
+import Foundation
+import Scheduler
+import Testing
+import TestSupport
+
+/// `warmer worker --http-port`: `/metrics`, `/healthz`, `/readyz` and
+/// `/v1/queue` against a real worker, Redis and origin.
+@Suite(.serialized)
+struct WorkerEndpointsTests {
+    @Test func metricsScrapedDuringABatchMoveAndParseAsPrometheusText() async throws {
+        // Given a worker with its HTTP server, warming slow images (a few
+        // seconds each) and two that do not exist
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let images = try await Origin.makeImages("metrics", count: 4, width: 600, height: 600, slow: true)
+        let missing = try (0..<2).map { try Origin.url(path: "/\(TestEnvironment.uniqueName("missing"))-\($0).jpg") }
+        let port = try freeLoopbackPort()
+        let http = HTTPProbe(port: port)
+
+        try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 2,
+                              arguments: ["--http-port", String(port)]) { workers in
+            let batch = try await queue.enqueue(images.map(\.url) + missing)
+
+            // When /metrics is scraped while the batch runs, and after it ended
+            let firstCompleted = await eventually {
+                ((try? await queue.events(ofBatch: batch)) ?? []).contains { $0.kind == .completed }
+            }
+            try #require(firstCompleted, "no job completed:\n\(workers[0].log)")
+            let during = try await http.metrics()
+            _ = try await queue.waitUntilFinished(batch: batch)
+            let after = try await http.metrics()
+
+            // Then both parse, and the counters moved between them
+            let completed = ["destination": "disk", "outcome": "completed"]
+            #expect(during.value("warmer_jobs_finished_total", completed) >= 1)
+            #expect(after.value("warmer_jobs_finished_total", completed) == Double(images.count))
+            #expect(after.value("warmer_jobs_finished_total", completed) > during.value("warmer_jobs_finished_total", completed))
+            #expect(after.value("warmer_jobs_finished_total", ["outcome": "failed", "code": "http_404"]) == Double(missing.count))
+            #expect(after.value("warmer_downloaded_bytes_total") > during.value("warmer_downloaded_bytes_total"))
+            #expect(after.value("warmer_stored_bytes_total") >= after.value("warmer_downloaded_bytes_total") * 0.99)
+            #expect(after.value("warmer_cache_results_total", ["source": "network"]) == Double(images.count))
+            #expect(after.value("warmer_pipeline_stage_seconds_count", ["stage": "download"]) >= Double(images.count + missing.count))
+            #expect(after.value("warmer_pipeline_stage_seconds_count", ["stage": "store"]) == Double(images.count))
+            #expect(after.value("warmer_job_duration_seconds_count") == Double(images.count + missing.count))
+            #expect(after.value("warmer_job_queue_wait_seconds_count") == Double(images.count + missing.count))
+            #expect(after.value("warmer_redis_round_trip_seconds_count") > 0)
+            #expect(after.value("warmer_job_slots_free") == 2 && after.value("warmer_jobs_in_flight") == 0)
+            // (The queue's depth is sampled at most every 5 s: the first scrape read it.)
+            #expect(during.value("warmer_queue_jobs", ["state": "queued"]) >= 1)
+            for state in ["queued", "active", "delayed", "dead", "intake"] {
+                #expect(after.contains { $0.name == "warmer_queue_jobs" && $0.labels["state"] == state }, "no \(state) depth")
+            }
+            #expect(after.has("warmer_workers_alive") && after.value("warmer_queue_paused") == 0)
+        }
+    }
+
+    @Test func queueEndpointReportsDepthByStateAndPause() async throws {
+        // Given a paused queue holding three jobs and a worker serving /v1/queue
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let images = try await Origin.makeImages("depth", count: 3)
+        let port = try freeLoopbackPort()
+        try await queue.queue.pause()
+        _ = try await queue.enqueue(images.map(\.url))
+
+        try await withWorkers(queue: queue, cacheDirectory: cache, arguments: ["--http-port", String(port)]) { _ in
+            // When it is asked
+            let answer = try #require(await HTTPProbe(port: port).get("/v1/queue"))
+
+            // Then it answers the queue's depth and state as JSON
+            #expect(answer.status == 200, "\(answer)")
+            let body = answer.json
+            #expect(body["queue"] as? String == queue.name, "\(answer)")
+            #expect(body["queued"] as? Int == 3 && body["active"] as? Int == 0, "\(answer)")
+            #expect(body["paused"] as? Bool == true, "\(answer)")
+            #expect(body["dead"] as? Int == 0 && body["delayed"] as? Int == 0, "\(answer)")
+        }
+    }
+
+    @Test func readinessFollowsRedisGoingAwayAndComingBack() async throws {
+        // Given a worker on a Redis of this test's own
+        let redis = try await RedisServer.start()
+        defer { redis.stop() }
+        let queue = try QueueProbe(redisURL: redis.url)
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let port = try freeLoopbackPort()
+        let http = HTTPProbe(port: port)
+
+        try await withWorkers(queue: queue, cacheDirectory: cache, arguments: ["--http-port", String(port)]) { workers in
+            let ready = await http.get("/readyz")
+            #expect(ready?.status == 200, "\(ready.map { "\($0)" } ?? "no answer")")
+
+            // When Redis stops, /readyz turns 503 with the reason (liveness stays 200)
+            await redis.kill()
+            let notReady = await eventuallyValue { () async -> HTTPProbe.Answer? in
+                guard let answer = await http.get("/readyz"), answer.status == 503 else { return nil }
+                return answer
+            }
+            let reason = try #require(notReady, "/readyz did not turn 503 without Redis:\n\(workers[0].log)").json["reason"] as? String
+            #expect(reason?.contains("Redis unreachable") == true, "\(notReady.map { "\($0)" } ?? "")")
+            #expect(await http.get("/healthz")?.status == 200)
+
+            // And when it is back, 200 again
+            try await redis.restart()
+            let readyAgain = await eventually { await http.get("/readyz")?.status == 200 }
+            #expect(readyAgain, "/readyz did not turn 200 when Redis came back:\n\(workers[0].log)")
+        }
+    }
+
+    @Test func readinessIs503WhileTheWorkerDrains() async throws {
+        // Given a worker busy with a slow download (about 4 s)
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let images = try await Origin.makeImages("drain", count: 1, width: 850, height: 850, slow: true)
+        let port = try freeLoopbackPort()
+        let http = HTTPProbe(port: port)
+
+        try await withWorkers(queue: queue, cacheDirectory: cache, gracePeriod: 30,
+                              arguments: ["--http-port", String(port)]) { workers in
+            let worker = workers[0]
+            let batch = try await queue.enqueue(images.map(\.url))
+            let started = await eventually {
+                ((try? await queue.events(ofBatch: batch)) ?? []).contains { $0.kind == .started }
+            }
+            try #require(started, "the worker did not start the job:\n\(worker.log)")
+            #expect(await http.get("/readyz")?.status == 200)
+
+            // When it is asked to stop
+            worker.requestStop()
+
+            // Then, while the job finishes, it is alive but not ready
+            let draining = await eventuallyValue { () async -> HTTPProbe.Answer? in
+                guard let answer = await http.get("/readyz"), answer.status == 503 else { return nil }
+                return answer
+            }
+            let answer = try #require(draining, "/readyz did not turn 503 during the drain:\n\(worker.log)")
+            #expect((answer.json["reason"] as? String)?.hasPrefix("draining") == true, "\(answer)")
+            #expect(await http.get("/healthz")?.status == 200)
+            let exit = try #require(await worker.waitForExit(), "the worker did not exit:\n\(worker.log)")
+            #expect(exit.exited && exit.status == 0, "\(exit)")
+            #expect(try await queue.queue.status(ofBatch: batch).completed == 1)
+        }
+    }
+
+    @Test func healthReportsEachLoopTurning() async throws {
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let port = try freeLoopbackPort()
+
+        try await withWorkers(queue: queue, cacheDirectory: cache, arguments: ["--http-port", String(port)]) { _ in
+            let answer = try #require(await HTTPProbe(port: port).get("/healthz"))
+            #expect(answer.status == 200, "\(answer)")
+            let ages = answer.json["loop_ages_seconds"] as? [String: Double] ?? [:]
+            #expect(Set(ages.keys) == ["claims", "leases", "control"], "\(answer)")
+            #expect(answer.json["ok"] as? Bool == true, "\(answer)")
+        }
+    }
+}
