@@ -9,11 +9,12 @@
 #   make bench-queue       the Redis queue's own overhead: disk-hit jobs/s, enqueue cost, redis-benchmark
 #   make bench-soak        one worker through 20,000 mixed jobs: exit status, RSS slope, Redis after the retention
 #   make bench-hostile     16 concurrent 100-megapixel decodes against the memory budget; lying JPEGs
+#   make bench-overhead    logging at info + metrics + HTTP server on vs off: queue jobs/s and disk warming
 #   make test-asan / test-tsan   the test suite under AddressSanitizer / ThreadSanitizer (docs/testing.md)
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile build release clean
+.PHONY: demo test test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile bench-overhead build release clean
 
 demo:
 	scripts/demo.sh
@@ -48,6 +49,9 @@ bench-soak:
 
 bench-hostile:
 	bench/hostile.sh
+
+bench-overhead:
+	bench/overhead.sh
 
 build:
 	swift build

@@ -78,7 +78,9 @@ warmer_batch() {
 # directly, not inside "$( )".
 
 # warmer_start NAME CACHE [WORKER_ARGS...]: start `warmer worker
-# --concurrency $PARALLEL --cache-dir CACHE WORKER_ARGS...` on the queue
+# --concurrency $PARALLEL --cache-dir CACHE $BENCH_WORKER_FLAGS WORKER_ARGS...`
+# (BENCH_WORKER_FLAGS: more flags for every worker of a bench, split on
+# spaces; bench/overhead.sh sets it) on the queue
 # bench-PID-NAME, logging to $WORK/worker-NAME.log. CACHE is created if
 # missing and used as it is. Returns once the worker has had a second to
 # connect to Redis; a worker that exited by then fails the bench. Sets
@@ -89,7 +91,9 @@ warmer_start() {
   worker_name=$name
   worker_queue="bench-$$-$name"
   mkdir -p "$cache"
-  "$warmer" worker --queue "$worker_queue" --concurrency "$PARALLEL" --cache-dir "$cache" "$@" \
+  local extra=()
+  read -r -a extra <<<"${BENCH_WORKER_FLAGS:-}"
+  "$warmer" worker --queue "$worker_queue" --concurrency "$PARALLEL" --cache-dir "$cache" "${extra[@]}" "$@" \
     >"$WORK/worker-$name.log" 2>&1 &
   worker_pid=$!
   track_process "$worker_pid" "warmer worker"
