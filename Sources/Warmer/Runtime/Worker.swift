@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PipelineEngine
 import Scheduler
 
@@ -67,6 +68,9 @@ struct Worker: Sendable {
             onCancelled: { ids in Task { _ = await running.cancel(ids) } }
         )
         leaseKeeper.start()
+        // Stand-in until the worker runs on a ServiceGroup: the heartbeat
+        // runs beside the loops and stops (removing the record) at the end.
+        let heartbeat = Task { [heartbeat = makeHeartbeat(running)] in try? await heartbeat.run() }
         let controlReader = Task { await followControlStream(running) }
         // The grace period starts when the stop is requested, whatever the
         // claim loop is doing (it may be waiting for a slot to free).
@@ -76,7 +80,22 @@ struct Worker: Sendable {
         stopHandler.cancel()
         await leaseKeeper.stop()
         controlReader.cancel()
+        heartbeat.cancel()
+        await heartbeat.value
         log.info("stopped", ["worker": workerID])
+    }
+
+    /// The service that keeps this worker's record in the queue's worker registry.
+    func makeHeartbeat(_ running: RunningJobs) -> WorkerHeartbeat {
+        let identity = WorkerIdentity(
+            id: workerID, host: workerID.split(separator: ":").first.map(String.init) ?? "host", pid: Int(getpid()),
+            version: WarmerVersion.current, concurrency: configuration.concurrency
+        )
+        return WorkerHeartbeat(registry: WorkerRegistry(queue: queue), identity: identity,
+                               logger: Logger(label: "warmer.heartbeat")) {
+            let ids = running.leases.snapshot.map(\.id).sorted { ($0.count, $0) < ($1.count, $1) }
+            return WorkerLoad(busySlots: ids.count, runningJobIDs: ids)
+        }
     }
 
     /// On a stop request: wakes the claim loop, gives running jobs the grace
