@@ -11,22 +11,28 @@ extension JobQueue {
         try await send(["ZCARD", keys.queue]).integer ?? 0
     }
 
-    /// The queue's state now: jobs per state, intake backlog, pause.
+    /// The queue's state now: jobs per state, intake backlog, pause, live workers.
     public func statistics() async throws(SchedulerError) -> QueueStatistics {
-        let replies: [RedisReply]
+        let registry = WorkerRegistry(queue: self)
+        var replies: [RedisReply]
         do {
             replies = try await client.pipeline([
                 ["ZCARD", keys.queue], ["ZCARD", keys.leases], ["ZCARD", keys.delayed], ["ZCARD", keys.dead],
                 ["LLEN", keys.intake], ["LLEN", keys.pendingIntake], ["HGET", keys.config, "paused"],
+                registry.liveCountCommand,
             ])
         } catch {
             throw .redis(error)
         }
+        // The worker count's script is loaded by its first plain run.
+        if replies.count == 8, case .error(let message) = replies[7], message.hasPrefix("NOSCRIPT") {
+            replies[7] = .integer(try await registry.liveCount())
+        }
         for case .error(let message) in replies { throw .redis(.server(message)) }
         let counts = replies.map { $0.integer ?? 0 }
-        guard counts.count == 7 else { throw .redis(.unexpectedReply("statistics: \(replies)")) }
+        guard counts.count == 8 else { throw .redis(.unexpectedReply("statistics: \(replies)")) }
         return QueueStatistics(queue: keys.name, queued: counts[0], active: counts[1], delayed: counts[2], dead: counts[3],
-                               intake: counts[4] + counts[5], isPaused: replies[6].string == "1")
+                               intake: counts[4] + counts[5], isPaused: replies[6].string == "1", workers: counts[7])
     }
 }
 
@@ -46,4 +52,6 @@ public struct QueueStatistics: Sendable, Hashable, Codable {
     public let intake: Int
     /// Whether the queue is paused.
     public let isPaused: Bool
+    /// Workers whose heartbeat record is live (`WorkerRegistry`).
+    public let workers: Int
 }

@@ -44,6 +44,8 @@ public struct QueueKeys: Sendable, Hashable {
     public var batches: String { prefix + "batches" }
     /// Hash of queue-wide settings (`paused`).
     public var config: String { prefix + "config" }
+    /// Sorted set of live worker ids, scored by when their record expires (ms since the epoch).
+    public var workers: String { prefix + "workers" }
 
     /// Hash holding job `id`.
     public func job(_ id: String) -> String { prefix + "job:" + id }
@@ -53,4 +55,6 @@ public struct QueueKeys: Sendable, Hashable {
     public func batchEvents(_ id: String) -> String { prefix + "batch:" + id + ":events" }
     /// Set of the ids of batch `id`'s jobs that have not ended.
     public func batchJobs(_ id: String) -> String { prefix + "batch:" + id + ":jobs" }
+    /// Hash holding worker `id`'s heartbeat record.
+    public func worker(_ id: String) -> String { prefix + "worker:" + id }
 }

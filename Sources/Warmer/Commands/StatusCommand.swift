@@ -12,7 +12,7 @@ struct StatusCommand: AsyncParsableCommand {
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
 
-    @Argument(help: "The batch id; without it, the queue's queued/active/delayed/dead counts, intake backlog and pause.")
+    @Argument(help: "The batch id; without it, the queue's queued/active/delayed/dead counts, intake backlog, pause and live workers.")
     var batch: String?
 
     func run() async throws {

@@ -6,10 +6,11 @@ import Scheduler
 struct WatchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
-        abstract: "Watch events live: progress bars on a terminal, JSON lines otherwise.",
+        abstract: "Watch events live: the queue's totals and progress bars on a terminal, JSON lines otherwise.",
         discussion: """
             With --batch, replays the batch's retained events, then follows it and exits when it is finished. \
-            Without --batch, follows the whole queue until interrupted. While Redis is unreachable, restarting, \
+            Without --batch, follows the whole queue until interrupted. On a terminal, a header line shows the \
+            queue's queued, active, delayed and dead jobs, the workers alive and `paused` while it is paused. While Redis is unreachable, restarting, \
             loading its data or busy, it waits (up to --redis-wait seconds of one outage) and goes on after the \
             last event it read.
 
@@ -52,6 +53,8 @@ struct WatchCommand: AsyncParsableCommand {
         var position: EventStream.Position = batch == nil ? .now : .beginning
         var batches: [String] = batch.map { [$0] } ?? []
         var patience = wait.patience
+        var header: String?
+        var headerReadAt = ContinuousClock.now - .seconds(1)
 
         // Fails clearly for an unknown batch (after waiting for Redis if need be).
         if let batch { _ = try await patience.run { () async throws(SchedulerError) in try await queue.status(ofBatch: batch) } }
@@ -73,7 +76,14 @@ struct WatchCommand: AsyncParsableCommand {
                 Console.write(events.map { URLCredentials.masked($0.jsonLine) + "\n" }.joined())
             }
 
-            if !asJSON { board.draw(await currentStatuses(of: batches, in: queue)) }
+            if !asJSON {
+                // The queue's totals, read at most once a second (each read is one round trip).
+                if ContinuousClock.now - headerReadAt >= .seconds(1) {
+                    if let statistics = try? await queue.statistics() { header = ProgressBoard.header(statistics) }
+                    headerReadAt = .now
+                }
+                board.draw(header: header, await currentStatuses(of: batches, in: queue))
+            }
             // The batch is over once its batchCompleted event is read, or, when
             // its stream has expired or been trimmed, once a read finds nothing new.
             guard let batch, events.isEmpty || events.contains(where: { $0.kind == .batchCompleted }) else { continue }

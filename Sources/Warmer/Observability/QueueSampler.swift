@@ -23,15 +23,13 @@ actor QueueSampler {
     }
 
     private let queue: JobQueue
-    private let countWorkers: @Sendable () async throws -> Int
     private let maximumAge: Duration
     private var last: (sample: Sample, at: ContinuousClock.Instant)?
     private var refreshing: Task<Sample, any Error>?
 
-    init(queue: JobQueue, maximumAge: Duration = .seconds(5), countWorkers: @escaping @Sendable () async throws -> Int) {
+    init(queue: JobQueue, maximumAge: Duration = .seconds(5)) {
         self.queue = queue
         self.maximumAge = maximumAge
-        self.countWorkers = countWorkers
     }
 
     /// The latest sample, read afresh when the last is older than
@@ -39,12 +37,11 @@ actor QueueSampler {
     func sample() async throws -> Sample {
         if let last, ContinuousClock.now - last.at < maximumAge { return last.sample }
         if let refreshing { return try await refreshing.value }
-        let read = Task { [queue, countWorkers] in
+        let read = Task { [queue] in
             let statistics = try await queue.statistics()
-            let workers = try await countWorkers()
             return Sample(queue: statistics.queue, queued: statistics.queued, active: statistics.active,
                           delayed: statistics.delayed, dead: statistics.dead, intake: statistics.intake,
-                          paused: statistics.isPaused, workers: workers)
+                          paused: statistics.isPaused, workers: statistics.workers)
         }
         refreshing = read
         defer { refreshing = nil }

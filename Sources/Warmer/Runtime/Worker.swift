@@ -96,9 +96,10 @@ struct Worker: Sendable {
             leaseKeeper,
             ControlReader(queue: queue, blockingClient: controlClient, running: running, state: state,
                           idleWait: configuration.idleWait, logger: logger),
+            makeHeartbeat(running),
         ]
         if let http = configuration.http {
-            let sampler = QueueSampler(queue: queue, countWorkers: { 0 })
+            let sampler = QueueSampler(queue: queue)
             services.append(StatusServer.make(
                 host: http.host, port: http.port, registry: http.registry, sampler: sampler,
                 readiness: Readiness(redis: http.probeClient, state: state), state: state,
@@ -122,5 +123,18 @@ struct Worker: Sendable {
         ))
         try await group.run()
         logger.info("stopped", metadata: ["worker": "\(workerID)"])
+    }
+
+    /// The service keeping this worker's record in the queue's registry
+    /// (`warmer workers`), fed with the jobs it holds.
+    private func makeHeartbeat(_ running: RunningJobs) -> WorkerHeartbeat {
+        let identity = WorkerIdentity(
+            id: workerID, host: workerID.split(separator: ":").first.map(String.init) ?? "host", pid: Int(getpid()),
+            version: WarmerVersion.current, concurrency: configuration.concurrency
+        )
+        return WorkerHeartbeat(registry: WorkerRegistry(queue: queue), identity: identity, logger: logger) {
+            let ids = running.leases.snapshot.map(\.id).sorted { ($0.count, $0) < ($1.count, $1) }
+            return WorkerLoad(busySlots: ids.count, runningJobIDs: ids)
+        }
     }
 }

@@ -1,19 +1,34 @@
 import Foundation
 import Scheduler
 
-/// Live progress bars on a terminal, one line per batch, redrawn in place.
+/// Live progress bars on a terminal, redrawn in place: a header line with
+/// the queue's totals, then one line per batch.
 struct ProgressBoard {
     private var lines = 0
     private var firstSeen: [String: (time: ContinuousClock.Instant, ended: Int)] = [:]
 
-    /// Redraws one line per status.
-    mutating func draw(_ statuses: [BatchStatus]) {
+    /// Redraws the header (when there is one) and one line per status.
+    mutating func draw(header: String? = nil, _ statuses: [BatchStatus]) {
         var output = lines > 0 ? "\u{1B}[\(lines)A" : ""
-        for status in statuses {
-            output += "\u{1B}[2K" + line(for: status) + "\n"
+        let body = (header.map { [$0] } ?? []) + statuses.map { line(for: $0) }
+        for text in body {
+            output += "\u{1B}[2K" + text + "\n"
         }
-        lines = statuses.count
+        // Lines left over from a longer board are cleared.
+        for _ in body.count..<max(body.count, lines) { output += "\u{1B}[2K\n" }
+        lines = max(body.count, lines)
         FileHandle.standardOutput.write(Data(output.utf8))
+    }
+
+    /// The header line: `queue NAME  queued N  active N  delayed N  dead N
+    /// intake N  workers N`, then `  paused` while the queue is paused.
+    static func header(_ statistics: QueueStatistics) -> String {
+        var text = "queue \(statistics.queue)  queued \(statistics.queued)  active \(statistics.active)"
+            + "  delayed \(statistics.delayed)  dead \(statistics.dead)"
+        if statistics.intake > 0 { text += "  intake \(statistics.intake)" }
+        text += "  workers \(statistics.workers)"
+        if statistics.isPaused { text += "  paused" }
+        return text
     }
 
     private mutating func line(for status: BatchStatus) -> String {

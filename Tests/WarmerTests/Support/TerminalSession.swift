@@ -1,0 +1,54 @@
+import Foundation
+import Synchronization
+import TestSupport
+
+/// `warmer ARGUMENTS` run on a pseudo-terminal (util-linux `script`), so it
+/// draws what it draws for a person (`warmer watch`'s board), with its
+/// output collected as it arrives. Stopped with `stop()` or when released.
+final class TerminalSession: Sendable {
+    private let process: Process
+    private let collected = Mutex(Data())
+
+    init(_ arguments: [String]) throws {
+        let binary = try WarmerProcess.binary().path
+        let command = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["--quiet", "--flush", "--return", "--command", command, "/dev/null"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let reader = Thread { [self, file = output.fileHandleForReading] in
+            while true {
+                let chunk = file.availableData  // blocks until data or end of file
+                if chunk.isEmpty { return }
+                collected.withLock { $0.append(chunk) }
+            }
+        }
+        reader.name = "terminal-session-reader"
+        reader.start()
+    }
+
+    /// Everything drawn so far, escape sequences included.
+    var output: String { String(decoding: collected.withLock { $0 }, as: UTF8.self) }
+
+    /// The lines drawn so far, without escape sequences.
+    var lines: [String] {
+        output.replacing(try! Regex("\u{1B}\\[[0-9;]*[A-Za-z]"), with: "")
+            .split(whereSeparator: \.isNewline).map(String.init)
+    }
+
+    /// Ends the session: the terminal closes and takes `warmer` with it.
+    func stop() async {
+        guard process.isRunning else { return }
+        process.terminate()
+        _ = await eventually(timeout: .seconds(5)) { !process.isRunning }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
+    deinit {
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
