@@ -1,0 +1,57 @@
+import Configuration
+
+/// One setting of the catalogue (`Settings`) with the type of its value:
+/// how it is described (`info`), its built-in default, and how a value
+/// read from a flag, the environment or a config file becomes a `Value`
+/// (or is refused).
+struct Setting<Value: Sendable>: Sendable {
+    let info: SettingInfo
+    let defaultValue: Value
+    /// The value `content` (of `info.kind`) describes, or why it is not acceptable.
+    let convert: @Sendable (ConfigContent) -> Result<Value, SettingProblem>
+
+    init(
+        _ name: String, kind: SettingKind, default defaultValue: Value, defaultText: String? = nil,
+        example: String, valueName: String?, flag: String? = nil, flagAliases: [String] = [],
+        commands: Set<SettingCommand>, isSecret: Bool = false, isFlagAndEnvironmentOnly: Bool = false,
+        help: String, convert: @escaping @Sendable (ConfigContent) -> Result<Value, SettingProblem>
+    ) {
+        info = SettingInfo(
+            name: name, flag: flag ?? name, flagAliases: flagAliases, kind: kind, valueName: valueName,
+            defaultText: defaultText ?? Self.text(of: defaultValue), example: example, help: help, commands: commands,
+            isSecret: isSecret, isFlagAndEnvironmentOnly: isFlagAndEnvironmentOnly)
+        self.defaultValue = defaultValue
+        self.convert = convert
+    }
+
+    /// `60` for a whole `Double`, the value's description otherwise.
+    private static func text(of value: Value) -> String {
+        if let number = value as? Double, number == number.rounded(), abs(number) < 1e15 { return String(Int(number)) }
+        return "\(value)"
+    }
+}
+
+/// A setting whatever its value type, as the resolver and the settings table see it.
+protocol AnySetting: Sendable {
+    var info: SettingInfo { get }
+    /// The built-in default.
+    var anyDefaultValue: any Sendable { get }
+    /// The value `content` describes, or why it is not acceptable.
+    func anyValue(from content: ConfigContent) -> Result<any Sendable, SettingProblem>
+}
+
+extension Setting: AnySetting {
+    var anyDefaultValue: any Sendable { defaultValue }
+
+    func anyValue(from content: ConfigContent) -> Result<any Sendable, SettingProblem> {
+        convert(content).map { $0 }
+    }
+}
+
+/// Why a value is not acceptable for a setting, as the end of a sentence
+/// that starts with the value: "is not a whole number", "must be at least 1".
+struct SettingProblem: Error, Sendable {
+    let reason: String
+    /// The part of the value at fault (one item of a list), when not all of it.
+    var item: String?
+}
