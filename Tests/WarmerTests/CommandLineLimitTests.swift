@@ -25,7 +25,7 @@ import Testing
 
     @Test(arguments: ["1e300", "inf", "-1"])
     func enqueueRefusesAgingOutsideZeroToAYear(_ value: String) async throws {
-        let command = try EnqueueCommand.parse(["--aging", value, "urls.txt"])
+        let command = try EnqueueCommand.parse(["--aging=\(value)", "urls.txt"])
         await #expect(throws: (any Error).self) { try await command.resolveSettings(environment: [:]) }
     }
 }

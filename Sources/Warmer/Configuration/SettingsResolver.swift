@@ -70,7 +70,14 @@ struct SettingsResolver: Sendable {
             case .success(let value):
                 entries[info.name] = ResolvedSettings.Entry(value: value, source: source.describe(info))
             case .failure(let problem):
-                throw SettingError(info, from: source.describe(info), value: Self.text(of: content), problem: problem)
+                // As written, when it was text: `1e300`, not `1e+300`.
+                let written = switch source.describe(info) {
+                case .flag: flags[info.name]?.last
+                case .environment(let name): environment[name]
+                default: String?.none
+                }
+                let value = info.kind == .list ? Self.text(of: content) : written ?? Self.text(of: content)
+                throw SettingError(info, from: source.describe(info), value: value, problem: problem)
             }
         }
         return ResolvedSettings(entries: entries)
