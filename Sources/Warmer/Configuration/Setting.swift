@@ -30,28 +30,3 @@ struct Setting<Value: Sendable>: Sendable {
         return "\(value)"
     }
 }
-
-/// A setting whatever its value type, as the resolver and the settings table see it.
-protocol AnySetting: Sendable {
-    var info: SettingInfo { get }
-    /// The built-in default.
-    var anyDefaultValue: any Sendable { get }
-    /// The value `content` describes, or why it is not acceptable.
-    func anyValue(from content: ConfigContent) -> Result<any Sendable, SettingProblem>
-}
-
-extension Setting: AnySetting {
-    var anyDefaultValue: any Sendable { defaultValue }
-
-    func anyValue(from content: ConfigContent) -> Result<any Sendable, SettingProblem> {
-        convert(content).map { $0 }
-    }
-}
-
-/// Why a value is not acceptable for a setting, as the end of a sentence
-/// that starts with the value: "is not a whole number", "must be at least 1".
-struct SettingProblem: Error, Sendable {
-    let reason: String
-    /// The part of the value at fault (one item of a list), when not all of it.
-    var item: String?
-}
