@@ -28,7 +28,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // YAML and JSON configuration files (--config); see docs/configuration.md.
         .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: ["JSON", "YAML"]),
-        // Tests parse deploy/'s manifests with it (swift-configuration depends on it already).
+        // Tests parse deploy/'s manifests with it; `warmer` lists a config file's keys with it
+        // (swift-configuration depends on it already).
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     ],
     targets: [
@@ -68,6 +69,8 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Configuration", package: "swift-configuration"),
+                // Lists a config file's keys, to refuse unknown ones (docs/configuration.md).
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
 

@@ -1,25 +1,31 @@
 import Testing
 @testable import Warmer
 
-/// Other flags whose absurd values once passed validation and then trapped
-/// converting to an integer.
+/// Other settings whose absurd values once passed validation and then
+/// trapped converting to an integer.
 @Suite struct CommandLineLimitTests {
-    @Test(arguments: [["--rate-limit", "inf"], ["--host-rate-limit", "1e300"], ["--rate-limit", "1000001"]])
-    func refusesRateLimitsBeyondAMillionPerSecond(_ arguments: [String]) {
-        #expect(throws: (any Error).self) { try NetworkOptions.parse(arguments) }
+    @Test(arguments: [["rate-limit": ["inf"]], ["host-rate-limit": ["1e300"]], ["rate-limit": ["1000001"]]])
+    func refusesRateLimitsBeyondAMillionPerSecond(_ flags: [String: [String]]) async {
+        await #expect(throws: SettingError.self) {
+            try await SettingsResolver(command: .worker, flags: flags, environment: [:]).resolve()
+        }
     }
 
-    @Test func takesAMillionPerSecond() throws {
-        #expect(try NetworkOptions.parse(["--rate-limit", "1000000"]).rateLimit == 1_000_000)
+    @Test func takesAMillionPerSecond() async throws {
+        let settings = try await SettingsResolver(command: .warm, flags: ["rate-limit": ["1000000"]], environment: [:]).resolve()
+        #expect(settings[Settings.rateLimit] == 1_000_000)
     }
 
     @Test(arguments: ["0", "1000001", "9223372036854775807"])
-    func refusesMaxPixelsOutsideOneToAMillionMegapixels(_ value: String) {
-        #expect(throws: (any Error).self) { try PipelineOptions.parse(["--max-pixels", value]) }
+    func refusesMaxPixelsOutsideOneToAMillionMegapixels(_ value: String) async {
+        await #expect(throws: SettingError.self) {
+            try await SettingsResolver(command: .warm, flags: ["max-pixels": [value]], environment: [:]).resolve()
+        }
     }
 
     @Test(arguments: ["1e300", "inf", "-1"])
-    func enqueueRefusesAgingOutsideZeroToAYear(_ value: String) {
-        #expect(throws: (any Error).self) { try EnqueueCommand.parse(["--aging", value, "urls.txt"]) }
+    func enqueueRefusesAgingOutsideZeroToAYear(_ value: String) async throws {
+        let command = try EnqueueCommand.parse(["--aging=\(value)", "urls.txt"])
+        await #expect(throws: (any Error).self) { try await command.resolveSettings(environment: [:]) }
     }
 }

@@ -4,7 +4,7 @@ import PipelineEngine
 import WarmerInput
 
 /// `warmer cache`: inspect the disk cache.
-struct CacheCommand: ParsableCommand {
+struct CacheCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cache",
         abstract: "Inspect the disk cache.",
@@ -12,19 +12,24 @@ struct CacheCommand: ParsableCommand {
     )
 
     /// `warmer cache path URL`.
-    struct Path: ParsableCommand {
+    struct Path: AsyncParsableCommand, ConfiguredCommand {
         static let configuration = CommandConfiguration(
             abstract: "Print where a URL's data is cached. Exits 1 if it is not cached (the path is still printed)."
         )
 
+        @OptionGroup var general: GeneralOptions
         @OptionGroup var cache: CacheOptions
         @OptionGroup(title: "Processing (to find a processed variant)") var processing: ProcessingOptions
 
         @Argument(help: "The image URL, exactly as enqueued.")
         var url: String
 
-        func run() throws {
-            let dataCache = try cache.makeDataCache()
+        static let settingCommand = SettingCommand.cachePath
+
+        var settingFlags: GivenFlags { cache.givenFlags }
+
+        func run() async throws {
+            let dataCache = try await resolveSettings().makeDataCache()
             let key = try CacheCommand.key(for: url, processing)
             Console.write(dataCache.url(for: key).path + "\n")
             guard dataCache.containsData(for: key) else { throw WarmerError.notCached(url) }
@@ -32,9 +37,10 @@ struct CacheCommand: ParsableCommand {
     }
 
     /// `warmer cache get URL [-o FILE]`.
-    struct Get: ParsableCommand {
+    struct Get: AsyncParsableCommand, ConfiguredCommand {
         static let configuration = CommandConfiguration(abstract: "Write a URL's cached bytes to standard output or a file.")
 
+        @OptionGroup var general: GeneralOptions
         @OptionGroup var cache: CacheOptions
         @OptionGroup(title: "Processing (to find a processed variant)") var processing: ProcessingOptions
 
@@ -44,9 +50,14 @@ struct CacheCommand: ParsableCommand {
         @Argument(help: "The image URL, exactly as enqueued.")
         var url: String
 
-        func run() throws {
+        static let settingCommand = SettingCommand.cacheGet
+
+        var settingFlags: GivenFlags { cache.givenFlags }
+
+        func run() async throws {
+            let dataCache = try await resolveSettings().makeDataCache()
             let key = try CacheCommand.key(for: url, processing)
-            guard let data = try cache.makeDataCache().cachedData(for: key) else { throw WarmerError.notCached(url) }
+            guard let data = dataCache.cachedData(for: key) else { throw WarmerError.notCached(url) }
             if let output {
                 try data.write(to: URL(fileURLWithPath: output))
             } else {

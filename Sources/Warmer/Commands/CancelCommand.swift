@@ -2,13 +2,14 @@ import ArgumentParser
 import Scheduler
 
 /// `warmer cancel`: cancels a batch, or single jobs, on every worker.
-struct CancelCommand: AsyncParsableCommand {
+struct CancelCommand: AsyncParsableCommand, ConfiguredCommand {
     static let configuration = CommandConfiguration(
         commandName: "cancel",
         abstract: "Cancel a batch, or single jobs, everywhere.",
         discussion: "Queued jobs leave the queue at once; running jobs are aborted by whichever worker runs them, on any host, within moments. Every URL not yet ended counts as cancelled in its batch, with a cancelled event. Work another batch still needs goes on for that batch."
     )
 
+    @OptionGroup var general: GeneralOptions
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
 
@@ -22,9 +23,14 @@ struct CancelCommand: AsyncParsableCommand {
         guard (batch == nil) != jobs.isEmpty else { throw ValidationError("Give a batch id or --job IDs, not both") }
     }
 
+    static let settingCommand = SettingCommand.cancel
+
+    var settingFlags: GivenFlags { redis.givenFlags.merging(wait.givenFlags) }
+
     func run() async throws {
-        let queue = try redis.makeQueue()
-        let result = try await wait.patience.run { () async throws(SchedulerError) in 
+        let settings = try await resolveSettings()
+        let queue = try settings.makeQueue()
+        let result = try await settings.redisPatience.run { () async throws(SchedulerError) in 
             if let batch { try await queue.cancel(batch: batch) } else { try await queue.cancel(jobs: jobs) }
         }
         Console.write("cancelled \(result.cancelledJobs) job(s); \(result.abortedRunningJobs) running job(s) told to stop\n")

@@ -11,11 +11,12 @@ struct DeadCommand: AsyncParsableCommand {
     )
 
     /// `warmer dead list`.
-    struct List: AsyncParsableCommand {
+    struct List: AsyncParsableCommand, ConfiguredCommand {
         static let configuration = CommandConfiguration(abstract: "List dead letters, newest first: id, error, URL or document, reason.")
 
+        @OptionGroup var general: GeneralOptions
         @OptionGroup var redis: RedisOptions
-    @OptionGroup var wait: RedisWaitOptions
+        @OptionGroup var wait: RedisWaitOptions
 
         @Option(help: "How many to list.")
         var limit = 100
@@ -23,9 +24,14 @@ struct DeadCommand: AsyncParsableCommand {
         @Flag(help: "One JSON object per line with every field.")
         var json = false
 
+        static let settingCommand = SettingCommand.deadList
+
+        var settingFlags: GivenFlags { redis.givenFlags.merging(wait.givenFlags) }
+
         func run() async throws {
-            let queue = try redis.makeQueue()
-            let letters = try await wait.patience.run { () async throws(SchedulerError) in try await queue.deadLetters(limit: limit) }
+            let settings = try await resolveSettings()
+            let queue = try settings.makeQueue()
+            let letters = try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.deadLetters(limit: limit) }
             for letter in letters {
                 // The job hash keeps the URL (and a document) as sent, for
                 // the download and `dead retry`; shown, passwords are masked.
@@ -43,32 +49,44 @@ struct DeadCommand: AsyncParsableCommand {
     }
 
     /// `warmer dead retry`.
-    struct Retry: AsyncParsableCommand {
+    struct Retry: AsyncParsableCommand, ConfiguredCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run dead-lettered jobs again (they count again in their batches); push documents to the intake again.")
 
+        @OptionGroup var general: GeneralOptions
         @OptionGroup var redis: RedisOptions
-    @OptionGroup var wait: RedisWaitOptions
+        @OptionGroup var wait: RedisWaitOptions
         @OptionGroup var selection: DeadLetterSelection
 
+        static let settingCommand = SettingCommand.deadRetry
+
+        var settingFlags: GivenFlags { redis.givenFlags.merging(wait.givenFlags) }
+
         func run() async throws {
-            let queue = try redis.makeQueue()
-            let count = try await wait.patience.run { () async throws(SchedulerError) in try await queue.retryDeadLetters(selection.ids) }
+            let settings = try await resolveSettings()
+            let queue = try settings.makeQueue()
+            let count = try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.retryDeadLetters(selection.ids) }
             Console.write("retried \(count)\n")
         }
     }
 
     /// `warmer dead purge`.
-    struct Purge: AsyncParsableCommand {
+    struct Purge: AsyncParsableCommand, ConfiguredCommand {
         static let configuration = CommandConfiguration(abstract: "Delete dead letters for good.")
 
+        @OptionGroup var general: GeneralOptions
         @OptionGroup var redis: RedisOptions
-    @OptionGroup var wait: RedisWaitOptions
+        @OptionGroup var wait: RedisWaitOptions
         @OptionGroup var selection: DeadLetterSelection
 
+        static let settingCommand = SettingCommand.deadPurge
+
+        var settingFlags: GivenFlags { redis.givenFlags.merging(wait.givenFlags) }
+
         func run() async throws {
-            let queue = try redis.makeQueue()
-            let count = try await wait.patience.run { () async throws(SchedulerError) in try await queue.purgeDeadLetters(selection.ids) }
+            let settings = try await resolveSettings()
+            let queue = try settings.makeQueue()
+            let count = try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.purgeDeadLetters(selection.ids) }
             Console.write("purged \(count)\n")
         }
     }

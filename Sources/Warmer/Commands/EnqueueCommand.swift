@@ -3,13 +3,14 @@ import Scheduler
 import WarmerInput
 
 /// `warmer enqueue`: adds a batch of URLs to the queue and prints its id.
-struct EnqueueCommand: AsyncParsableCommand {
+struct EnqueueCommand: AsyncParsableCommand, ConfiguredCommand {
     static let configuration = CommandConfiguration(
         commandName: "enqueue",
         abstract: "Enqueue a batch of URLs (one per line) and print the batch id.",
         discussion: "Blank lines and lines starting with # are skipped. If any other line is not an http(s) URL, nothing is enqueued and the bad lines are listed."
     )
 
+    @OptionGroup var general: GeneralOptions
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
 
@@ -24,8 +25,8 @@ struct EnqueueCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Batch id to create or append to (default: a new random id).", valueName: "id"))
     var batch: String?
 
-    @Option(help: ArgumentHelp("Seconds of waiting one priority level is worth (0: strict priorities).", valueName: "seconds"))
-    var aging: Double = 60
+    @Option(name: Settings.aging.info.argumentName, help: Settings.aging.info.argumentHelp)
+    var aging: String?
 
     @Option(help: ArgumentHelp("Seconds a worker may spend on each job, all its download attempts included, before it fails with deadline_exceeded (an intake document's \"timeout\"); default: each worker's --job-timeout.", valueName: "seconds"))
     var timeout: Int?
@@ -37,26 +38,30 @@ struct EnqueueCommand: AsyncParsableCommand {
         if let batch, !JobQueue.isValidBatchID(batch) {
             throw ValidationError("--batch must be 1-128 characters from A-Z a-z 0-9 . _ -")
         }
-        guard (0...QueueOptions.longestWait).contains(aging) else {
-            throw ValidationError("--aging must be 0-\(Int(QueueOptions.longestWait)) seconds (a year)")
-        }
         if let timeout, !JobQueue.timeoutRange.contains(timeout) {
             throw ValidationError("--timeout must be \(JobQueue.timeoutRange.lowerBound)-\(JobQueue.timeoutRange.upperBound) seconds")
         }
     }
 
+    static let settingCommand = SettingCommand.enqueue
+
+    var settingFlags: GivenFlags {
+        redis.givenFlags.merging(wait.givenFlags).with(Settings.aging, aging)
+    }
+
     func run() async throws {
+        let settings = try await resolveSettings()
         if destination == .disk, processing.isGiven { throw WarmerError.processingNeedsProcessedDestination }
         let spec = destination == .processed ? try processing.spec().description : ""
         let list = try URLList(path: file)
         try list.validate()
         var configuration = JobQueue.Configuration()
-        configuration.agingInterval = .milliseconds(Int(aging * 1000))
-        let queue = try redis.makeQueue(configuration: configuration)
+        configuration.agingInterval = .milliseconds(Int(settings[Settings.aging] * 1000))
+        let queue = try settings.makeQueue(configuration: configuration)
         // Enqueueing twice would count the URLs twice: after a broken
         // connection it is not tried again, only when Redis surely did not run it.
         let batchID = batch ?? JobQueue.makeBatchID()
-        let id = try await wait.patience.run(idempotent: false) { () async throws(SchedulerError) in 
+        let id = try await settings.redisPatience.run(idempotent: false) { () async throws(SchedulerError) in 
             try await queue.enqueue(urls: list.urls, priority: priority, destination: destination,
                                     processing: spec, batchID: batchID, timeout: timeout.map { .seconds($0) })
         }

@@ -2,35 +2,47 @@ import ArgumentParser
 import Scheduler
 
 /// `warmer pause`: running jobs finish, no worker claims new ones.
-struct PauseCommand: AsyncParsableCommand {
+struct PauseCommand: AsyncParsableCommand, ConfiguredCommand {
     static let configuration = CommandConfiguration(
         commandName: "pause",
         abstract: "Pause the queue: running jobs finish, nothing new is claimed."
     )
 
+    @OptionGroup var general: GeneralOptions
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
 
+    static let settingCommand = SettingCommand.pause
+
+    var settingFlags: GivenFlags { redis.givenFlags.merging(wait.givenFlags) }
+
     func run() async throws {
-        let queue = try redis.makeQueue()
-        try await wait.patience.run { () async throws(SchedulerError) in try await queue.pause() }
-        Console.write("queue \(redis.queue) paused\n")
+        let settings = try await resolveSettings()
+        let queue = try settings.makeQueue()
+        try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.pause() }
+        Console.write("queue \(settings.queueName) paused\n")
     }
 }
 
 /// `warmer resume`: workers claim again.
-struct ResumeCommand: AsyncParsableCommand {
+struct ResumeCommand: AsyncParsableCommand, ConfiguredCommand {
     static let configuration = CommandConfiguration(
         commandName: "resume",
         abstract: "Resume a paused queue."
     )
 
+    @OptionGroup var general: GeneralOptions
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
 
+    static let settingCommand = SettingCommand.resume
+
+    var settingFlags: GivenFlags { redis.givenFlags.merging(wait.givenFlags) }
+
     func run() async throws {
-        let queue = try redis.makeQueue()
-        try await wait.patience.run { () async throws(SchedulerError) in try await queue.resume() }
-        Console.write("queue \(redis.queue) resumed\n")
+        let settings = try await resolveSettings()
+        let queue = try settings.makeQueue()
+        try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.resume() }
+        Console.write("queue \(settings.queueName) resumed\n")
     }
 }

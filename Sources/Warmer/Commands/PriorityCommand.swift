@@ -2,13 +2,14 @@ import ArgumentParser
 import Scheduler
 
 /// `warmer priority`: changes the priority of a batch's jobs or of single jobs.
-struct PriorityCommand: AsyncParsableCommand {
+struct PriorityCommand: AsyncParsableCommand, ConfiguredCommand {
     static let configuration = CommandConfiguration(
         commandName: "priority",
         abstract: "Change the priority of a batch's jobs, or of single jobs.",
         discussion: "Queued jobs move in the queue at once; running jobs' downloads and image work move in their worker's queues. A job shared with another batch keeps the higher of the two batches' priorities."
     )
 
+    @OptionGroup var general: GeneralOptions
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
 
@@ -25,9 +26,14 @@ struct PriorityCommand: AsyncParsableCommand {
         guard (batch == nil) != jobs.isEmpty else { throw ValidationError("Give --batch ID or --job IDs, not both") }
     }
 
+    static let settingCommand = SettingCommand.priority
+
+    var settingFlags: GivenFlags { redis.givenFlags.merging(wait.givenFlags) }
+
     func run() async throws {
-        let queue = try redis.makeQueue()
-        let changed = try await wait.patience.run { () async throws(SchedulerError) in 
+        let settings = try await resolveSettings()
+        let queue = try settings.makeQueue()
+        let changed = try await settings.redisPatience.run { () async throws(SchedulerError) in 
             if let batch {
                 try await queue.setPriority(priority, ofBatch: batch)
             } else {

@@ -3,26 +3,32 @@ import Foundation
 import Scheduler
 
 /// `warmer status [BATCH]`: a batch's counters, or the queue's state, as JSON.
-struct StatusCommand: AsyncParsableCommand {
+struct StatusCommand: AsyncParsableCommand, ConfiguredCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
         abstract: "Print a batch's counters, or without a batch the queue's state, as JSON."
     )
 
+    @OptionGroup var general: GeneralOptions
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
 
     @Argument(help: "The batch id; without it, the queue's queued/active/delayed/dead counts, intake backlog, pause and live workers.")
     var batch: String?
 
+    static let settingCommand = SettingCommand.status
+
+    var settingFlags: GivenFlags { redis.givenFlags.merging(wait.givenFlags) }
+
     func run() async throws {
-        let queue = try redis.makeQueue()
+        let settings = try await resolveSettings()
+        let queue = try settings.makeQueue()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = if let batch {
-            try encoder.encode(try await wait.patience.run { () async throws(SchedulerError) in try await queue.status(ofBatch: batch) })
+            try encoder.encode(try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.status(ofBatch: batch) })
         } else {
-            try encoder.encode(try await wait.patience.run { () async throws(SchedulerError) in try await queue.statistics() })
+            try encoder.encode(try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.statistics() })
         }
         Console.write(String(decoding: data, as: UTF8.self) + "\n")
     }

@@ -5,7 +5,7 @@ import Scheduler
 import WarmerInput
 
 /// `warmer warm`: warms URLs into the local disk cache, no Redis needed.
-struct WarmCommand: AsyncParsableCommand {
+struct WarmCommand: AsyncParsableCommand, ConfiguredCommand {
     static let configuration = CommandConfiguration(
         commandName: "warm",
         abstract: "Warm URLs into the local disk cache, with no Redis at all.",
@@ -16,35 +16,37 @@ struct WarmCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var general: GeneralOptions
     @OptionGroup var cache: CacheOptions
     @OptionGroup(title: "Processing") var processing: ProcessingOptions
     @OptionGroup(title: "Pipeline") var pipelineOptions: PipelineOptions
     @OptionGroup(title: "Network") var network: NetworkOptions
 
-    @Option(help: "URLs loaded at once.")
-    var concurrency: Int = 8
+    @Option(name: Settings.concurrency.info.argumentName, help: Settings.concurrency.info.argumentHelp)
+    var concurrency: String?
 
     @Argument(help: ArgumentHelp("File of URLs, or - for standard input.", valueName: "file"))
     var file: String
 
-    func validate() throws {
-        guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+    static let settingCommand = SettingCommand.warm
+
+    var settingFlags: GivenFlags {
+        cache.givenFlags.merging(pipelineOptions.givenFlags).merging(network.givenFlags).with(Settings.concurrency, concurrency)
     }
 
     func run() async throws {
+        let settings = try await resolveSettings()
         MallocArenas.limit()
         let list = try URLList(path: file)
         try list.validate()
-        let dataCache = try cache.makeDataCache()
-        var configuration = pipelineOptions.configuration(
-            dataLoader: DataLoader(configuration: network.loaderConfiguration()), dataCache: dataCache)
-        network.apply(to: &configuration)
-        let pipeline = ImagePipeline(configuration: configuration)
+        let dataCache = try settings.makeDataCache()
+        let pipeline = ImagePipeline(configuration: settings.pipelineConfiguration(
+            dataLoader: DataLoader(configuration: settings.loaderConfiguration()), dataCache: dataCache))
         let spec = processing.isGiven ? try processing.spec() : nil
         let reporter = WarmReporter(total: list.urls.count, isTerminal: standardOutputIsTerminal)
         let start = ContinuousClock.now
 
-        let timeLimit = Duration.seconds(network.jobTimeout)
+        let timeLimit = settings.jobTimeout
         await withTaskGroup(of: (String, Result<ImageResponse, WarmFailure>).self) { group in
             var pending = list.urls.makeIterator()
             func startNext() {
@@ -63,14 +65,14 @@ struct WarmCommand: AsyncParsableCommand {
                     })
                 }
             }
-            for _ in 0..<concurrency { startNext() }
+            for _ in 0..<settings[Settings.concurrency] { startNext() }
             while let (url, result) = await group.next() {
                 reporter.report(url: url, result: result)
                 startNext()
             }
         }
         dataCache.flush() // nothing staged may be lost when the process exits
-        reporter.finish(elapsed: ContinuousClock.now - start, cacheDirectory: cache.directory)
+        reporter.finish(elapsed: ContinuousClock.now - start, cacheDirectory: settings.cacheDirectory)
         if reporter.failed > 0 { throw ExitCode(1) }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 import Scheduler
 
 /// `warmer watch`: live progress, or every event as a JSON line.
-struct WatchCommand: AsyncParsableCommand {
+struct WatchCommand: AsyncParsableCommand, ConfiguredCommand {
     static let configuration = CommandConfiguration(
         commandName: "watch",
         abstract: "Watch events live: the queue's totals and progress bars on a terminal, JSON lines otherwise.",
@@ -23,6 +23,7 @@ struct WatchCommand: AsyncParsableCommand {
     /// The exit code for "could not follow": distinct from 1, "the batch had failures".
     static let couldNotFollow: Int32 = 3
 
+    @OptionGroup var general: GeneralOptions
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
 
@@ -32,10 +33,16 @@ struct WatchCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON event per line, also on a terminal.")
     var json = false
 
+    static let settingCommand = SettingCommand.watch
+
+    var settingFlags: GivenFlags { redis.givenFlags.merging(wait.givenFlags) }
+
     func run() async throws {
+        let settings = try await resolveSettings()
         let succeeded: Bool
         do {
-            succeeded = try await follow(redis.makeQueue(), using: redis.makeBlockingClient())
+            succeeded = try await follow(settings.makeQueue(), using: settings.makeBlockingClient(),
+                                         patience: settings.redisPatience)
         } catch {
             Log(component: "watch").error("could not follow", ["error": "\(error)"])
             throw ExitCode(Self.couldNotFollow)
@@ -46,13 +53,13 @@ struct WatchCommand: AsyncParsableCommand {
     /// Follows the queue (until interrupted) or the batch (until it is
     /// finished: returns whether every job completed). Throws when it cannot
     /// follow.
-    private func follow(_ queue: JobQueue, using blocking: RedisClient) async throws -> Bool {
+    private func follow(_ queue: JobQueue, using blocking: RedisClient, patience: RedisPatience) async throws -> Bool {
         let stream = EventStream(queue: queue)
         let asJSON = json || !standardOutputIsTerminal
         var board = ProgressBoard()
         var position: EventStream.Position = batch == nil ? .now : .beginning
         var batches: [String] = batch.map { [$0] } ?? []
-        var patience = wait.patience
+        var patience = patience
         var header: String?
         var headerReadAt = ContinuousClock.now - .seconds(1)
 

@@ -7,7 +7,7 @@ import Prometheus
 import Scheduler
 
 /// `warmer worker`: claims and runs jobs until SIGINT or SIGTERM.
-struct WorkerCommand: AsyncParsableCommand {
+struct WorkerCommand: AsyncParsableCommand, ConfiguredCommand {
     static let configuration = CommandConfiguration(
         commandName: "worker",
         abstract: "Run a worker until SIGINT/SIGTERM.",
@@ -18,52 +18,52 @@ struct WorkerCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var general: GeneralOptions
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup(title: "Worker") var worker: WorkerOptions
     @OptionGroup(title: "Pipeline") var pipelineOptions: PipelineOptions
     @OptionGroup(title: "Network") var network: NetworkOptions
     @OptionGroup(title: "Queue") var queueOptions: QueueOptions
-    @OptionGroup(title: "HTTP") var http: HTTPOptions
 
-    @Option(help: "Jobs run at once by this process.")
-    var concurrency: Int = 8
+    static let settingCommand = SettingCommand.worker
 
-    @Option(help: ArgumentHelp("Seconds running jobs get to finish after a stop signal.", valueName: "seconds"))
-    var gracePeriod: Int = 30
-
-    func validate() throws {
-        guard concurrency > 0 else { throw ValidationError("--concurrency must be at least 1") }
+    var settingFlags: GivenFlags {
+        redis.givenFlags.merging(wait.givenFlags).merging(cache.givenFlags).merging(worker.givenFlags)
+            .merging(pipelineOptions.givenFlags).merging(network.givenFlags).merging(queueOptions.givenFlags)
     }
 
     func run() async throws {
+        let settings = try await resolveSettings()
         LoggingSystem.bootstrap(StreamLogHandler.standardError)
         let logger = Logger(label: "warmer.worker")
         MallocArenas.limit()
-        let registry = http.port == nil ? nil : Self.bootstrapMetrics()
+        let httpPort = settings[Settings.httpPort]
+        let registry = httpPort == nil ? nil : Self.bootstrapMetrics()
 
-        let queue = try redis.makeQueue(configuration: queueOptions.configuration, connections: 2)
-        let cacheHealth = CacheFolderHealth(directory: cache.directory)
-        try await checkBeforeStarting(queue: queue, cacheHealth: cacheHealth)
+        let queue = try settings.makeQueue(configuration: settings.queueConfiguration, connections: 2)
+        let cacheHealth = CacheFolderHealth(directory: settings.cacheDirectory)
+        try await checkBeforeStarting(queue: queue, cacheHealth: cacheHealth, patience: settings.redisPatience,
+                                      wait: settings[Settings.redisWait])
+        let concurrency = settings[Settings.concurrency]
 
-        let loader = DataLoader(configuration: network.loaderConfiguration(defaultConnectionsPerHost: max(16, concurrency)))
-        let dataCache = try cache.makeDataCache()
-        var pipelineConfiguration = pipelineOptions.configuration(dataLoader: loader, dataCache: dataCache)
-        network.apply(to: &pipelineConfiguration)
-        let pipeline = ImagePipeline(configuration: pipelineConfiguration)
+        let loader = DataLoader(configuration: settings.loaderConfiguration(defaultConnectionsPerHost: max(16, concurrency)))
+        let dataCache = try settings.makeDataCache()
+        let pipeline = ImagePipeline(configuration: settings.pipelineConfiguration(dataLoader: loader, dataCache: dataCache))
 
         var configuration = Worker.Configuration()
         configuration.concurrency = concurrency
-        configuration.gracePeriod = .seconds(gracePeriod)
-        configuration.jobTimeout = .seconds(network.jobTimeout)
-        if let port = http.port, let registry {
+        configuration.gracePeriod = .seconds(settings[Settings.gracePeriod])
+        configuration.jobTimeout = settings.jobTimeout
+        if let httpPort, let registry {
             configuration.http = Worker.HTTPEndpoint(
-                host: http.host, port: port, registry: registry,
-                probeClient: RedisClient(url: try redis.redisURL(), name: "redis-probe", timeout: .seconds(2))
+                host: settings[Settings.httpHost], port: httpPort, registry: registry,
+                probeClient: RedisClient(url: try settings.redisURL(), name: "redis-probe", timeout: .seconds(2))
             )
         }
-        let worker = Worker(queue: queue, blockingClient: try redis.makeBlockingClient(),
-                            controlClient: try redis.makeBlockingClient(), pipeline: pipeline,
+        let worker = Worker(queue: queue, blockingClient: try settings.makeBlockingClient(),
+                            controlClient: try settings.makeBlockingClient(), pipeline: pipeline,
                             cacheHealth: cacheHealth, configuration: configuration, logger: logger)
         try await worker.run()
         dataCache.flush() // jobs complete once their files are written; this is for anything else staged
@@ -72,15 +72,17 @@ struct WorkerCommand: AsyncParsableCommand {
     /// The self-checks at start: a cache folder that takes no writes, or a
     /// Redis that does not answer within `--redis-wait`, is a one-line
     /// refusal rather than a worker that fails every job it claims.
-    private func checkBeforeStarting(queue: JobQueue, cacheHealth: CacheFolderHealth) async throws {
+    private func checkBeforeStarting(
+        queue: JobQueue, cacheHealth: CacheFolderHealth, patience: RedisPatience, wait: Double
+    ) async throws {
         try? FileManager.default.createDirectory(at: cacheHealth.directory, withIntermediateDirectories: true)
         if let problem = cacheHealth.problem() {
             throw WarmerError.cannotStart("cache folder \(problem)")
         }
         do {
-            _ = try await wait.patience.run { () throws(SchedulerError) in try await queue.queuedCount() }
+            _ = try await patience.run { () throws(SchedulerError) in try await queue.queuedCount() }
         } catch {
-            throw WarmerError.cannotStart("Redis at \(queue.client.url) did not answer within \(wait.seconds) s: \(error)")
+            throw WarmerError.cannotStart("Redis at \(queue.client.url) did not answer within \(wait) s: \(error)")
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 import Scheduler
 
 /// `warmer workers`: the queue's live workers, from their heartbeat records.
-struct WorkersCommand: AsyncParsableCommand {
+struct WorkersCommand: AsyncParsableCommand, ConfiguredCommand {
     static let configuration = CommandConfiguration(
         commandName: "workers",
         abstract: "List the queue's live workers: host, pid, version, load and last heartbeat.",
@@ -15,15 +15,21 @@ struct WorkersCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var general: GeneralOptions
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
 
     @Flag(help: "Print a JSON array of the worker records.")
     var json = false
 
+    static let settingCommand = SettingCommand.workers
+
+    var settingFlags: GivenFlags { redis.givenFlags.merging(wait.givenFlags) }
+
     func run() async throws {
-        let registry = WorkerRegistry(queue: try redis.makeQueue())
-        let workers = try await wait.patience.run { () async throws(SchedulerError) in try await registry.workers() }
+        let settings = try await resolveSettings()
+        let registry = WorkerRegistry(queue: try settings.makeQueue())
+        let workers = try await settings.redisPatience.run { () async throws(SchedulerError) in try await registry.workers() }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

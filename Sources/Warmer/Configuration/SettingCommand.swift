@@ -1,0 +1,40 @@
+/// A `warmer` command, as the settings catalogue names the commands that
+/// read each setting.
+enum SettingCommand: String, Sendable, Hashable, CaseIterable, Comparable {
+    case worker, enqueue, watch, status, workers, cancel, priority, pause, resume
+    case deadList = "dead list", deadRetry = "dead retry", deadPurge = "dead purge"
+    case warm
+    case cachePath = "cache path", cacheGet = "cache get"
+
+    /// Every command that talks to Redis.
+    static let redisClients: Set<SettingCommand> = Set(allCases).subtracting([.warm, .cachePath, .cacheGet])
+
+    /// The commands that use the disk cache.
+    static let cacheUsers: Set<SettingCommand> = [.worker, .warm, .cachePath, .cacheGet]
+
+    /// The commands that download images.
+    static let downloaders: Set<SettingCommand> = [.worker, .warm]
+
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+    }
+
+    /// `commands` in words for the settings table: "all", "all but warm, cache", or a list.
+    static func describe(_ commands: Set<SettingCommand>) -> String {
+        if commands == Set(allCases) { return "all" }
+        if commands == redisClients { return "all but warm, cache" }
+        var names: [String] = []
+        var remaining = commands
+        for (group, members) in [("dead", [deadList, deadRetry, deadPurge]), ("cache", [cachePath, cacheGet])]
+        where Set(members).isSubset(of: remaining) {
+            remaining.subtract(members)
+            names.append(group)
+        }
+        names += remaining.map(\.rawValue)
+        return names.sorted { order($0) < order($1) }.joined(separator: ", ")
+    }
+
+    private static func order(_ name: String) -> Int {
+        allCases.firstIndex { $0.rawValue == name || $0.rawValue.hasPrefix(name + " ") } ?? allCases.count
+    }
+}

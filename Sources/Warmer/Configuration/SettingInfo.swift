@@ -1,0 +1,61 @@
+import ArgumentParser
+import Foundation
+
+/// How one setting is named on each source, what it holds, its built-in
+/// default and the commands that read it: one row of the settings table.
+///
+/// The name is kebab-case and is also the setting's key in a config file;
+/// the environment variable is `WARMER_` and the name in upper case with
+/// underscores (`cache-dir`, `WARMER_CACHE_DIR`); the flag is the name
+/// unless the catalogue says otherwise (`--allow-host` for `allow-hosts`).
+struct SettingInfo: Sendable, Hashable {
+    /// The kebab-case name, also the config file key.
+    let name: String
+    /// The long flag, without its dashes.
+    let flag: String
+    /// More long flags meaning the same (kept for compatibility).
+    let flagAliases: [String]
+    let kind: SettingKind
+    /// The placeholder in `--help` (`n`, `seconds`…); `nil` for an on/off flag.
+    let valueName: String?
+    /// The built-in default as documented ("8", "unlimited", "none").
+    let defaultText: String
+    /// A value the setting accepts, for the example config file and tests.
+    let example: String
+    let help: String
+    let commands: Set<SettingCommand>
+    /// Whether its value is kept out of help, logs and error messages
+    /// (swift-configuration's `isSecret`).
+    let isSecret: Bool
+    /// Whether only a flag or the environment can give it (`--config` itself).
+    let isFlagAndEnvironmentOnly: Bool
+
+    /// `WARMER_` + the name in upper case, dashes as underscores.
+    var environmentName: String { "WARMER_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+
+    /// The key in a config file: the name.
+    var configKey: String { name }
+
+    /// `--flag`.
+    var flagText: String { "--" + flag }
+
+    /// The flag's names for ArgumentParser.
+    var argumentName: NameSpecification {
+        NameSpecification(([flag] + flagAliases).map { .customLong($0) })
+    }
+
+    /// The flag's help: the catalogue's text, the default and where else the
+    /// setting may come from. Never a value from the environment.
+    var argumentHelp: ArgumentHelp {
+        var sources = "env \(environmentName)"
+        if !isFlagAndEnvironmentOnly { sources += ", config \(configKey)" }
+        let text = "\(help) (default: \(defaultText); \(sources))"
+        return valueName.map { ArgumentHelp(text, valueName: $0) } ?? ArgumentHelp(text)
+    }
+
+    /// How a value of this setting appears in an error message: quoted, or
+    /// for a secret not at all.
+    func shown(_ value: String) -> String {
+        isSecret ? "the value (secret, not shown)" : "\"\(value)\""
+    }
+}

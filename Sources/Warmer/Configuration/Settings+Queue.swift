@@ -1,0 +1,39 @@
+import Scheduler
+
+/// The queue policy a worker applies: leases, stalls, retries, aging, retention.
+extension Settings {
+    static let queuePolicy: [any AnySetting] = [leaseDuration, maxStalls, jobAttempts, retryBackoff, aging, retention]
+
+    /// The longest `retry-backoff` and `aging`, in seconds: a year.
+    static let longestWait: Double = 365 * 24 * 3600
+
+    static let leaseDuration = Setting<Int>(
+        "lease-duration", kind: .wholeNumber, default: 30, example: "30", valueName: "seconds", commands: [.worker],
+        help: "Seconds a claimed job stays leased without renewal; a crashed worker's jobs run again after it.",
+        convert: SettingConversion.wholeNumber(3...JobQueue.timeoutRange.upperBound))
+
+    static let maxStalls = Setting<Int>(
+        "max-stalls", kind: .wholeNumber, default: 2, example: "2", valueName: "n", commands: [.worker],
+        help: "Times a job's lease may expire (its worker died or hung) before it is dead-lettered as stalled.",
+        convert: SettingConversion.wholeNumber(0...1000))
+
+    static let jobAttempts = Setting<Int>(
+        "job-attempts", kind: .wholeNumber, default: 3, example: "3", valueName: "n", commands: [.worker],
+        help: "Attempts a job gets when it fails with a transient error (connection, timeout, 429, 5xx), the first included.",
+        convert: SettingConversion.wholeNumber(1...1000))
+
+    static let retryBackoff = Setting<Double>(
+        "retry-backoff", kind: .number, default: 5, example: "5", valueName: "seconds", commands: [.worker],
+        help: "Seconds before a failed job's second attempt; doubled for each later one (with jitter, at most 300).",
+        convert: SettingConversion.number(0...longestWait))
+
+    static let aging = Setting<Double>(
+        "aging", kind: .number, default: 60, example: "60", valueName: "seconds", commands: [.worker, .enqueue],
+        help: "Seconds of waiting one priority level is worth, so low priorities are never starved; 0 for strict priorities. The worker applies it to jobs expanded from intake documents, enqueue to its batch.",
+        convert: SettingConversion.number(0...longestWait))
+
+    static let retention = Setting<Int>(
+        "retention", kind: .wholeNumber, default: 7 * 24 * 3600, example: "604800", valueName: "seconds", commands: [.worker],
+        help: "Seconds a finished batch, its events and its finished jobs stay readable.",
+        convert: SettingConversion.wholeNumber(1...Int(longestWait) * 100))
+}
