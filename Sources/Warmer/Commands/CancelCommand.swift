@@ -11,6 +11,7 @@ struct CancelCommand: AsyncParsableCommand {
 
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     @Argument(help: ArgumentHelp("The batch to cancel.", valueName: "batch"))
     var batch: String?
@@ -23,6 +24,7 @@ struct CancelCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        logging.bootstrap()
         let queue = try redis.makeQueue()
         let result = try await wait.patience.run { () async throws(SchedulerError) in 
             if let batch { try await queue.cancel(batch: batch) } else { try await queue.cancel(jobs: jobs) }

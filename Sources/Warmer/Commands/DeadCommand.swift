@@ -16,6 +16,7 @@ struct DeadCommand: AsyncParsableCommand {
 
         @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
+        @OptionGroup(title: "Logging") var logging: LoggingOptions
 
         @Option(help: "How many to list.")
         var limit = 100
@@ -24,6 +25,7 @@ struct DeadCommand: AsyncParsableCommand {
         var json = false
 
         func run() async throws {
+            logging.bootstrap()
             let queue = try redis.makeQueue()
             let letters = try await wait.patience.run { () async throws(SchedulerError) in try await queue.deadLetters(limit: limit) }
             for letter in letters {
@@ -49,9 +51,11 @@ struct DeadCommand: AsyncParsableCommand {
 
         @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
+        @OptionGroup(title: "Logging") var logging: LoggingOptions
         @OptionGroup var selection: DeadLetterSelection
 
         func run() async throws {
+            logging.bootstrap()
             let queue = try redis.makeQueue()
             let count = try await wait.patience.run { () async throws(SchedulerError) in try await queue.retryDeadLetters(selection.ids) }
             Console.write("retried \(count)\n")
@@ -64,9 +68,11 @@ struct DeadCommand: AsyncParsableCommand {
 
         @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
+        @OptionGroup(title: "Logging") var logging: LoggingOptions
         @OptionGroup var selection: DeadLetterSelection
 
         func run() async throws {
+            logging.bootstrap()
             let queue = try redis.makeQueue()
             let count = try await wait.patience.run { () async throws(SchedulerError) in try await queue.purgeDeadLetters(selection.ids) }
             Console.write("purged \(count)\n")

@@ -12,6 +12,7 @@ struct EnqueueCommand: AsyncParsableCommand {
 
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     @Option(help: "veryLow, low, normal, high or veryHigh.")
     var priority: JobPriority = .normal
@@ -46,6 +47,7 @@ struct EnqueueCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        logging.bootstrap()
         if destination == .disk, processing.isGiven { throw WarmerError.processingNeedsProcessedDestination }
         let spec = destination == .processed ? try processing.spec().description : ""
         let list = try URLList(path: file)

@@ -10,8 +10,10 @@ struct PauseCommand: AsyncParsableCommand {
 
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
+        logging.bootstrap()
         let queue = try redis.makeQueue()
         try await wait.patience.run { () async throws(SchedulerError) in try await queue.pause() }
         Console.write("queue \(redis.queue) paused\n")
@@ -27,8 +29,10 @@ struct ResumeCommand: AsyncParsableCommand {
 
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     func run() async throws {
+        logging.bootstrap()
         let queue = try redis.makeQueue()
         try await wait.patience.run { () async throws(SchedulerError) in try await queue.resume() }
         Console.write("queue \(redis.queue) resumed\n")

@@ -11,6 +11,7 @@ struct PriorityCommand: AsyncParsableCommand {
 
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     @Argument(help: "veryLow, low, normal, high or veryHigh.")
     var priority: JobPriority
@@ -26,6 +27,7 @@ struct PriorityCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        logging.bootstrap()
         let queue = try redis.makeQueue()
         let changed = try await wait.patience.run { () async throws(SchedulerError) in 
             if let batch {

@@ -11,11 +11,13 @@ struct StatusCommand: AsyncParsableCommand {
 
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     @Argument(help: "The batch id; without it, the queue's queued/active/delayed/dead counts, intake backlog and pause.")
     var batch: String?
 
     func run() async throws {
+        logging.bootstrap()
         let queue = try redis.makeQueue()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -20,6 +20,7 @@ struct WarmCommand: AsyncParsableCommand {
     @OptionGroup(title: "Processing") var processing: ProcessingOptions
     @OptionGroup(title: "Pipeline") var pipelineOptions: PipelineOptions
     @OptionGroup(title: "Network") var network: NetworkOptions
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     @Option(help: "URLs loaded at once.")
     var concurrency: Int = 8
@@ -32,6 +33,7 @@ struct WarmCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        logging.bootstrap()
         MallocArenas.limit()
         let list = try URLList(path: file)
         try list.validate()

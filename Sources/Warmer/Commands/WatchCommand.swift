@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Scheduler
 
 /// `warmer watch`: live progress, or every event as a JSON line.
@@ -24,6 +25,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     @OptionGroup var redis: RedisOptions
     @OptionGroup var wait: RedisWaitOptions
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
 
     @Option(help: ArgumentHelp("Follow one batch and exit when it is finished.", valueName: "id"))
     var batch: String?
@@ -32,11 +34,12 @@ struct WatchCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
+        logging.bootstrap()
         let succeeded: Bool
         do {
             succeeded = try await follow(redis.makeQueue(), using: redis.makeBlockingClient())
         } catch {
-            Log(component: "watch").error("could not follow", ["error": "\(error)"])
+            Logger(label: "warmer.watch").error("could not follow", metadata: ["error": .string("\(error)")])
             throw ExitCode(Self.couldNotFollow)
         }
         throw ExitCode(succeeded ? 0 : 1)

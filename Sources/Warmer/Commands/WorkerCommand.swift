@@ -15,6 +15,7 @@ struct WorkerCommand: AsyncParsableCommand {
     @OptionGroup var cache: CacheOptions
     @OptionGroup(title: "Pipeline") var pipelineOptions: PipelineOptions
     @OptionGroup(title: "Network") var network: NetworkOptions
+    @OptionGroup(title: "Logging") var logging: LoggingOptions
     @OptionGroup(title: "Queue") var queueOptions: QueueOptions
 
     @Option(help: "Jobs run at once by this process.")
@@ -28,6 +29,7 @@ struct WorkerCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        logging.bootstrap()
         MallocArenas.limit()
         let stop = StopSignal()
         let queue = try redis.makeQueue(configuration: queueOptions.configuration, connections: 2)

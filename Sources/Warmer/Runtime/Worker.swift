@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PipelineEngine
 import Scheduler
 
@@ -30,7 +31,7 @@ struct Worker: Sendable {
     let configuration: Configuration
     let workerID: String
     let stop: StopSignal
-    private let log = Log(component: "worker")
+    private let logger = Logger(label: "warmer.worker")
 
     init(queue: JobQueue, blockingClient: RedisClient, controlClient: RedisClient, pipeline: ImagePipeline,
          configuration: Configuration, stop: StopSignal) {
@@ -57,12 +58,14 @@ struct Worker: Sendable {
             queue: queue, events: EventStream(queue: queue),
             prefetchers: JobPrefetchers(pipeline: pipeline, concurrency: configuration.concurrency), running: running,
             workerID: workerID, progressInterval: configuration.progressInterval,
-            processingLimits: pipeline.configuration.processingLimits, jobTimeout: configuration.jobTimeout, log: log
+            processingLimits: pipeline.configuration.processingLimits, jobTimeout: configuration.jobTimeout, logger: logger
         )
-        log.info("started", ["worker": workerID, "queue": queue.keys.name, "redis": queue.client.url.description,
-                             "concurrency": String(configuration.concurrency)])
+        logger.info("started", metadata: [
+            "worker": .string(workerID), "queue": .string(queue.keys.name), "redis": .string(queue.client.url.description),
+            "concurrency": .stringConvertible(configuration.concurrency),
+        ])
         let leaseKeeper = LeaseKeeper(
-            queue: queue, leases: running.leases, log: log,
+            queue: queue, leases: running.leases, logger: logger,
             onLost: { ids in Task { await running.abandon(ids) } },
             onCancelled: { ids in Task { _ = await running.cancel(ids) } }
         )
@@ -76,18 +79,19 @@ struct Worker: Sendable {
         stopHandler.cancel()
         await leaseKeeper.stop()
         controlReader.cancel()
-        log.info("stopped", ["worker": workerID])
+        logger.info("stopped", metadata: ["worker": .string(workerID)])
     }
 
     /// On a stop request: wakes the claim loop, gives running jobs the grace
     /// period, then cancels what is left, which releases it to the queue.
     private func stopGracefully(_ running: RunningJobs) async {
         await stop.wait()
-        log.info("stopping: no new jobs", ["running": String(await running.count)])
+        let count = await running.count
+        logger.info("stopping: no new jobs", metadata: ["running": .stringConvertible(count)])
         await running.wakeSlotWaiters()
         try? await Task.sleep(for: configuration.gracePeriod)
         guard !Task.isCancelled else { return }
-        log.warning("grace period over: releasing unfinished jobs")
+        logger.warning("grace period over: releasing unfinished jobs")
         await running.abandon()
     }
 
@@ -108,7 +112,9 @@ struct Worker: Sendable {
                     Task { await runLane(from: job, running: running, runner: runner) }
                 }
             } catch {
-                log.warning("queue unavailable, retrying", ["error": error.description, "in": "\(backoff.delay)"])
+                logger.warning("queue unavailable, retrying", metadata: [
+                    "error": .string(error.description), "in": .string("\(backoff.delay)"),
+                ])
                 await backoff.wait()
             }
         }
@@ -144,7 +150,7 @@ struct Worker: Sendable {
                     switch message {
                     case .cancel(let id):
                         if await !running.cancel([id]).isEmpty {
-                            log.info("job cancelled; aborting it", ["job": id])
+                            logger.debug("job cancelled; aborting it", metadata: ["job": .string(id)])
                         }
                     case .priority(let id, let priority):
                         await running.setPriority(ImagePriority(priority), of: id)
@@ -152,7 +158,9 @@ struct Worker: Sendable {
                 }
             } catch {
                 guard !Task.isCancelled else { return }
-                log.warning("control stream unavailable, retrying", ["error": error.description, "in": "\(backoff.delay)"])
+                logger.warning("control stream unavailable, retrying", metadata: [
+                    "error": .string(error.description), "in": .string("\(backoff.delay)"),
+                ])
                 await backoff.wait()
             }
         }
