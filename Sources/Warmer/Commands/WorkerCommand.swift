@@ -45,7 +45,7 @@ struct WorkerCommand: AsyncParsableCommand {
         configuration.gracePeriod = .seconds(gracePeriod)
         configuration.jobTimeout = .seconds(network.jobTimeout)
         let worker = Worker(queue: queue, blockingClient: try redis.makeBlockingClient(),
-                            controlClient: try redis.makeBlockingClient(), pipeline: pipeline,
+                            controlClient: try redis.makeBlockingClient(name: "redis-control"), pipeline: pipeline,
                             configuration: configuration, stop: stop)
         await worker.run()
         dataCache.flush() // jobs complete once their files are written; this is for anything else staged

@@ -24,8 +24,9 @@ struct RedisOptions: ParsableArguments {
     }
 
     /// A client for blocking commands (BLMOVE, XREAD BLOCK), which hold their connection while they wait.
-    func makeBlockingClient() throws -> RedisClient {
-        try RedisClient(url: redisURL(), name: "redis-blocking", timeout: .seconds(30))
+    /// - Parameter name: names its thread and its log lines.
+    func makeBlockingClient(name: String = "redis-blocking") throws -> RedisClient {
+        try RedisClient(url: redisURL(), name: name, timeout: .seconds(30))
     }
 }
 
