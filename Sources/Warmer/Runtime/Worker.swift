@@ -150,7 +150,7 @@ struct Worker: Sendable {
                     switch message {
                     case .cancel(let id):
                         if await !running.cancel([id]).isEmpty {
-                            logger.debug("job cancelled; aborting it", metadata: ["job": .string(id)])
+                            logger.info("job cancelled; aborting it", metadata: ["job": .string(id)])
                         }
                     case .priority(let id, let priority):
                         await running.setPriority(ImagePriority(priority), of: id)
