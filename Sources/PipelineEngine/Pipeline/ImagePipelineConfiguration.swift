@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 extension ImagePipeline {
     /// The pipeline's parts, policies and limits.
@@ -31,6 +32,9 @@ extension ImagePipeline {
         public var memoryBudget: MemoryBudget? = MemoryBudget(capacity: 1 << 30)
         /// How many operations of each stage run at once.
         public var concurrency = StageConcurrency()
+        /// Where the pipeline logs: download retries and failures at debug,
+        /// a disk cache write that fails at warning.
+        public var logger = Logger(label: "warmer.pipeline")
 
         /// Creates a configuration.
         public init(dataLoader: DataLoader = DataLoader(), dataCache: DataCache?, imageCache: ImageCache? = nil) {

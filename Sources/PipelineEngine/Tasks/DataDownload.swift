@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// One download of the data level, with everything around the transfer:
 /// the rate limiter, a slot of the data-loading queue, revalidation of a
@@ -185,6 +186,10 @@ extension DataDownload {
             }
             return .success(loaded)
         } catch {
+            configuration.logger.warning("could not write to the disk cache", metadata: [
+                "url": .string(request.url.absoluteString), "code": "cache_write_failed",
+                "error": .string(String(describing: error)),
+            ])
             return .failure(.dataCacheWriteFailed(String(describing: error)))
         }
     }
@@ -207,12 +212,24 @@ extension DataDownload {
             // One URL's far-off Retry-After must not hold its whole host for
             // long: the hold is capped as the in-process wait is.
             pipeline.rateLimiter.slowDown(host: host, retryAfter: retryAfter.map { min($0, configuration.retryPolicy.maximumRetryAfter) })
+            configuration.logger.debug("host asked to slow down", metadata: [
+                "host": .string(host), "code": .string(failure.error.code),
+            ])
         }
         guard let delay = configuration.retryPolicy.delay(
             afterAttempt: attempt, error: failure.error, retryAfter: retryAfter, random: .random(in: 0..<1)
         ) else {
+            configuration.logger.debug("download failed", metadata: [
+                "url": .string(request.url.absoluteString), "code": .string(failure.error.code),
+                "attempt": .stringConvertible(attempt), "error": .string(failure.error.description),
+            ])
             return .done(.failure(.dataLoadingFailed(failure.error)))
         }
+        configuration.logger.debug("download failed; retrying", metadata: [
+            "url": .string(request.url.absoluteString), "code": .string(failure.error.code),
+            "attempt": .stringConvertible(attempt), "retry_in_ms": .stringConvertible(delay.milliseconds),
+            "error": .string(failure.error.description),
+        ])
         task.send(retry: DownloadRetry(attempt: attempt, error: failure.error, delay: delay))
         PipelineMetrics.downloadRetried()
         do {

@@ -1,10 +1,16 @@
+import Logging
+
 extension JobQueue {
     /// Claims up to `count` jobs, highest priority first, each leased to
     /// `worker`. Before claiming it promotes due retries, recovers expired
     /// leases and expands one intake document. Returns an empty array when
     /// nothing is queued or the queue is paused.
     public func claim(upTo count: Int, worker: String) async throws(SchedulerError) -> [Job] {
-        Self.jobs(in: try await run(claimScript, [String(max(1, count)), worker]))
+        let reply = try await run(claimScript, [String(max(1, count)), worker]).array
+        QueueHousekeeping(reply.dropFirst().first).log(to: logger)
+        let jobs = Self.jobs(in: reply.first)
+        logClaims(jobs)
+        return jobs
     }
 
     /// Waits until jobs may be available or `timeout` passes, using a client
@@ -46,13 +52,52 @@ extension JobQueue {
         case .deadLettered(let reason, let text): (code, message) = (reason, text)
         case .cancelled: break
         }
+        let reply: [RedisReply]
         do {
-            let reply = try await run(finishScript, [
+            reply = try await run(finishScript, [
                 job.id, job.leaseToken, state, worker, source, bytes, code, message, String(delay), String(max(0, count)),
-            ])
-            return Self.jobs(in: reply)
+            ]).array
         } catch .redis(.server(let text)) where text.hasPrefix("LEASE_LOST") {
             throw .leaseLost(jobID: job.id)
+        }
+        logEnd(of: job, outcome: outcome, retryDelay: state == "retry" ? delay : nil)
+        QueueHousekeeping(reply.dropFirst().first).log(to: logger)
+        let next = Self.jobs(in: reply.first)
+        logClaims(next)
+        return next
+    }
+
+    /// One debug line per claimed job (the claim published its `started` event).
+    private func logClaims(_ jobs: [Job]) {
+        guard logger.logLevel <= .debug else { return }
+        for job in jobs { logger.debug("job claimed", metadata: job.logMetadata) }
+    }
+
+    /// One line for the end of a job's attempt: at debug when it completed,
+    /// at info or above otherwise (docs/operations.md, "Logs").
+    private func logEnd(of job: Job, outcome: JobOutcome, retryDelay: Int?) {
+        switch outcome {
+        case .completed(let source, let bytes):
+            logger.debug("job completed", metadata: job.logMetadata.merging([
+                "source": .string(source), "bytes": .stringConvertible(bytes),
+            ]) { _, new in new })
+        case .failed(let code, let message, _):
+            let fields = job.logMetadata.merging([
+                "code": .string(code), "message": .string(URLCredentials.masked(message)),
+            ]) { _, new in new }
+            if let retryDelay {
+                logger.info("job failed; retry scheduled", metadata: fields.merging([
+                    "retry_in_ms": .stringConvertible(retryDelay),
+                ]) { _, new in new })
+            } else {
+                logger.warning("job failed; dead-lettered", metadata: fields)
+            }
+        case .deadLettered(let code, let message):
+            logger.warning("job cannot run; dead-lettered", metadata: job.logMetadata.merging([
+                "code": .string(code), "message": .string(URLCredentials.masked(message)),
+            ]) { _, new in new })
+        case .cancelled:
+            logger.info("job cancelled", metadata: job.logMetadata)
         }
     }
 
@@ -61,7 +106,11 @@ extension JobQueue {
     /// Returns false when the lease was already lost.
     @discardableResult
     public func release(_ job: Job) async throws(SchedulerError) -> Bool {
-        try await run(releaseScript, [job.id, job.leaseToken]).integer == 1
+        let released = try await run(releaseScript, [job.id, job.leaseToken]).integer == 1
+        logger.debug("job released to the queue", metadata: job.logMetadata.merging([
+            "released": .stringConvertible(released),
+        ]) { _, new in new })
+        return released
     }
 
     /// What a lease renewal found.
@@ -80,25 +129,30 @@ extension JobQueue {
     /// Extends the leases of `jobs` in one call, after recovering other
     /// workers' expired leases and promoting due retries.
     public func renewLeases(of jobs: [Job]) async throws(SchedulerError) -> Renewal {
-        Self.renewal(from: try await run(renewScript, jobs.flatMap { [$0.id, $0.leaseToken] }))
+        renewal(from: try await run(renewScript, jobs.flatMap { [$0.id, $0.leaseToken] }), renewing: jobs)
     }
 
     /// `renewLeases(of:)` on `connection`, blocking the calling thread: for
     /// a lease keeper on a thread of its own, which neither a busy
     /// cooperative pool nor the queue client's backlog can hold up.
     public func renewLeases(of jobs: [Job], on connection: RedisConnection) throws(SchedulerError) -> Renewal {
-        Self.renewal(from: try run(renewScript, jobs.flatMap { [$0.id, $0.leaseToken] }, on: connection))
+        renewal(from: try run(renewScript, jobs.flatMap { [$0.id, $0.leaseToken] }, on: connection), renewing: jobs)
     }
 
-    private static func renewal(from reply: RedisReply) -> Renewal {
+    private func renewal(from reply: RedisReply, renewing jobs: [Job]) -> Renewal {
         let lists = reply.array
-        return Renewal(lost: lists.first?.array.compactMap(\.string) ?? [],
-                       cancelled: lists.dropFirst().first?.array.compactMap(\.string) ?? [])
+        QueueHousekeeping(lists.dropFirst(2).first).log(to: logger)
+        let renewal = Renewal(lost: lists.first?.array.compactMap(\.string) ?? [],
+                              cancelled: lists.dropFirst().first?.array.compactMap(\.string) ?? [])
+        logger.debug("leases renewed", metadata: [
+            "jobs": .stringConvertible(jobs.count - renewal.lost.count), "lost": .stringConvertible(renewal.lost.count),
+        ])
+        return renewal
     }
 
     /// Decodes the jobs returned by the claim and finish scripts.
-    private static func jobs(in reply: RedisReply) -> [Job] {
-        reply.array.compactMap { entry in
+    private static func jobs(in reply: RedisReply?) -> [Job] {
+        (reply?.array ?? []).compactMap { entry in
             let fields = entry.array.map { $0.string ?? "" }
             guard fields.count >= 9 else { return nil }
             let batches = fields[7].split(separator: ",").map(String.init)

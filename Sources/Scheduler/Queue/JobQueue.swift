@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 
 /// A prefetch job queue in Redis: batches in, leased jobs out, events published.
 ///
@@ -6,6 +7,12 @@ import Foundation
 /// neither lose nor duplicate a job. The key layout and the documents are the
 /// wire format of docs/wire-format.md. The operations are grouped by role in
 /// the extensions: producing, working, controlling, dead letters, observing.
+///
+/// It logs the transitions a worker makes through it (see docs/operations.md,
+/// "Logs"): a job's end — failed, retry scheduled, dead-lettered or cancelled
+/// at info or above, completed at debug — and what the housekeeping of its
+/// claims and renewals did (jobs recovered from expired leases, dead-lettered
+/// intake documents); claims, releases and renewals at debug.
 public final class JobQueue: Sendable {
     /// Tunables of a queue client.
     public struct Configuration: Sendable {
@@ -41,12 +48,18 @@ public final class JobQueue: Sendable {
     public let client: RedisClient
     /// The configuration.
     public let configuration: Configuration
+    /// Where the queue logs what it does.
+    public let logger: Logger
 
     /// Creates a client for the queue `name` (the queue itself needs no creation).
-    public init(client: RedisClient, name: String = "default", configuration: Configuration = Configuration()) throws(SchedulerError) {
+    public init(
+        client: RedisClient, name: String = "default", configuration: Configuration = Configuration(),
+        logger: Logger = Logger(label: "warmer.queue")
+    ) throws(SchedulerError) {
         self.keys = try QueueKeys(queue: name)
         self.client = client
         self.configuration = configuration
+        self.logger = logger
         self.context = [
             keys.prefix, String(configuration.maximumEvents), String(configuration.maximumBatchEvents),
             String(max(1, configuration.retention.milliseconds / 1000)), String(max(1, configuration.leaseDuration.milliseconds)),

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Synchronization
 
 /// A Redis client for async code: connections on threads of their own, with
@@ -18,6 +19,10 @@ import Synchronization
 /// A blocking command (BLMOVE, XREAD BLOCK) holds the connection for its whole
 /// wait; give such commands a client of their own. After a connection error
 /// the next batch reconnects.
+///
+/// The client logs the first failure of an outage (`Redis connection lost`,
+/// warning) and the first success after it (`Redis reconnected`, info), with
+/// the server's URL (password masked) and the client's name.
 public final class RedisClient: Sendable {
     /// The server this client talks to.
     public let url: RedisURL
@@ -33,19 +38,24 @@ public final class RedisClient: Sendable {
     ///   - measuresRoundTrips: whether each round trip is recorded as
     ///     `warmer_redis_round_trip_seconds`; false for a client reserved
     ///     for blocking commands, whose round trips are mostly waiting.
+    ///   - logger: where disconnections and reconnections are logged.
     public init(
         url: RedisURL, name: String = "redis", timeout: Duration = .seconds(10), connections: Int = 1,
-        measuresRoundTrips: Bool = true
+        measuresRoundTrips: Bool = true, logger: Logger = Logger(label: "warmer.redis")
     ) {
         self.url = url
         let mailbox = Mailbox(consumers: max(1, connections))
         self.mailbox = mailbox
+        var logger = logger
+        logger[metadataKey: "client"] = .string(name)
+        logger[metadataKey: "redis"] = .string(url.description)
+        let health = ConnectionHealth(logger: logger)
         for index in 0..<max(1, connections) {
             let thread = Thread {
                 let connection = RedisConnection(url: url, timeout: timeout)
                 while let batch = mailbox.nextBatch() {
                     let start = ContinuousClock.now
-                    Self.run(batch, on: connection)
+                    health.record(Self.run(batch, on: connection))
                     if measuresRoundTrips { RedisMetrics.recordRoundTrip(.now - start) }
                 }
             }
@@ -86,7 +96,8 @@ public final class RedisClient: Sendable {
         let continuation: CheckedContinuation<Result<[RedisReply], RedisError>, Never>
     }
 
-    private static func run(_ batch: [Request], on connection: RedisConnection) {
+    /// Sends `batch` and answers its requests; returns the error, if any.
+    private static func run(_ batch: [Request], on connection: RedisConnection) -> RedisError? {
         do {
             let replies = try connection.execute(batch.flatMap { $0.commands })
             var offset = 0
@@ -95,8 +106,36 @@ public final class RedisClient: Sendable {
                 request.continuation.resume(returning: .success(Array(replies[offset..<offset + count])))
                 offset += count
             }
+            return nil
         } catch {
             for request in batch { request.continuation.resume(returning: .failure(error)) }
+            return error
+        }
+    }
+
+    /// Whether the client's connections reach Redis, shared by its
+    /// threads, so that an outage is logged once when it starts and once
+    /// when it ends, however many connections notice it.
+    private final class ConnectionHealth: Sendable {
+        private let isDown = Atomic(false)
+        private let logger: Logger
+
+        init(logger: Logger) {
+            self.logger = logger
+        }
+
+        /// Records how a round trip ended.
+        func record(_ error: RedisError?) {
+            switch error {
+            case .unreachable(let reason)?, .connection(let reason)?:
+                guard isDown.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
+                logger.warning("Redis connection lost", metadata: ["error": .string(reason)])
+            default:
+                // A reply, even an error reply, means the connection works.
+                guard isDown.load(ordering: .relaxed),
+                      isDown.compareExchange(expected: true, desired: false, ordering: .relaxed).exchanged else { return }
+                logger.info("Redis reconnected")
+            }
         }
     }
 

@@ -29,6 +29,7 @@ struct CancelCommand: AsyncParsableCommand, ConfiguredCommand {
 
     func run() async throws {
         let settings = try await resolveSettings()
+        settings.bootstrapLogging()
         let queue = try settings.makeQueue()
         let result = try await settings.redisPatience.run { () async throws(SchedulerError) in 
             if let batch { try await queue.cancel(batch: batch) } else { try await queue.cancel(jobs: jobs) }

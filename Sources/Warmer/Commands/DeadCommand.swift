@@ -30,6 +30,7 @@ struct DeadCommand: AsyncParsableCommand {
 
         func run() async throws {
             let settings = try await resolveSettings()
+            settings.bootstrapLogging()
             let queue = try settings.makeQueue()
             let letters = try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.deadLetters(limit: limit) }
             for letter in letters {
@@ -64,6 +65,7 @@ struct DeadCommand: AsyncParsableCommand {
 
         func run() async throws {
             let settings = try await resolveSettings()
+            settings.bootstrapLogging()
             let queue = try settings.makeQueue()
             let count = try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.retryDeadLetters(selection.ids) }
             Console.write("retried \(count)\n")
@@ -85,6 +87,7 @@ struct DeadCommand: AsyncParsableCommand {
 
         func run() async throws {
             let settings = try await resolveSettings()
+            settings.bootstrapLogging()
             let queue = try settings.makeQueue()
             let count = try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.purgeDeadLetters(selection.ids) }
             Console.write("purged \(count)\n")

@@ -51,6 +51,7 @@ struct EnqueueCommand: AsyncParsableCommand, ConfiguredCommand {
 
     func run() async throws {
         let settings = try await resolveSettings()
+        settings.bootstrapLogging()
         if destination == .disk, processing.isGiven { throw WarmerError.processingNeedsProcessedDestination }
         let spec = destination == .processed ? try processing.spec().description : ""
         let list = try URLList(path: file)

@@ -18,6 +18,7 @@ struct PauseCommand: AsyncParsableCommand, ConfiguredCommand {
 
     func run() async throws {
         let settings = try await resolveSettings()
+        settings.bootstrapLogging()
         let queue = try settings.makeQueue()
         try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.pause() }
         Console.write("queue \(settings.queueName) paused\n")
@@ -41,6 +42,7 @@ struct ResumeCommand: AsyncParsableCommand, ConfiguredCommand {
 
     func run() async throws {
         let settings = try await resolveSettings()
+        settings.bootstrapLogging()
         let queue = try settings.makeQueue()
         try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.resume() }
         Console.write("queue \(settings.queueName) resumed\n")

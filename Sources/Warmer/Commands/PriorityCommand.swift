@@ -32,6 +32,7 @@ struct PriorityCommand: AsyncParsableCommand, ConfiguredCommand {
 
     func run() async throws {
         let settings = try await resolveSettings()
+        settings.bootstrapLogging()
         let queue = try settings.makeQueue()
         let changed = try await settings.redisPatience.run { () async throws(SchedulerError) in 
             if let batch {

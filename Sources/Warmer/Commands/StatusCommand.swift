@@ -22,6 +22,7 @@ struct StatusCommand: AsyncParsableCommand, ConfiguredCommand {
 
     func run() async throws {
         let settings = try await resolveSettings()
+        settings.bootstrapLogging()
         let queue = try settings.makeQueue()
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -36,6 +36,7 @@ struct WarmCommand: AsyncParsableCommand, ConfiguredCommand {
 
     func run() async throws {
         let settings = try await resolveSettings()
+        settings.bootstrapLogging()
         MallocArenas.limit()
         let list = try URLList(path: file)
         try list.validate()

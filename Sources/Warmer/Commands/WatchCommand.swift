@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Scheduler
 
 /// `warmer watch`: live progress, or every event as a JSON line.
@@ -39,12 +40,13 @@ struct WatchCommand: AsyncParsableCommand, ConfiguredCommand {
 
     func run() async throws {
         let settings = try await resolveSettings()
+        settings.bootstrapLogging()
         let succeeded: Bool
         do {
             succeeded = try await follow(settings.makeQueue(), using: settings.makeBlockingClient(),
                                          patience: settings.redisPatience)
         } catch {
-            Log(component: "watch").error("could not follow", ["error": "\(error)"])
+            Logger(label: "warmer.watch").error("could not follow", metadata: ["error": .string("\(error)")])
             throw ExitCode(Self.couldNotFollow)
         }
         throw ExitCode(succeeded ? 0 : 1)

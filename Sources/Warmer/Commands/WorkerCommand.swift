@@ -36,7 +36,7 @@ struct WorkerCommand: AsyncParsableCommand, ConfiguredCommand {
 
     func run() async throws {
         let settings = try await resolveSettings()
-        LoggingSystem.bootstrap(StreamLogHandler.standardError)
+        settings.bootstrapLogging()
         let logger = Logger(label: "warmer.worker")
         MallocArenas.limit()
         let httpPort = settings[Settings.httpPort]
@@ -63,7 +63,7 @@ struct WorkerCommand: AsyncParsableCommand, ConfiguredCommand {
             )
         }
         let worker = Worker(queue: queue, blockingClient: try settings.makeBlockingClient(),
-                            controlClient: try settings.makeBlockingClient(), pipeline: pipeline,
+                            controlClient: try settings.makeBlockingClient(name: "redis-control"), pipeline: pipeline,
                             cacheHealth: cacheHealth, configuration: configuration, logger: logger)
         try await worker.run()
         dataCache.flush() // jobs complete once their files are written; this is for anything else staged

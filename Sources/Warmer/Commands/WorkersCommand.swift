@@ -28,6 +28,7 @@ struct WorkersCommand: AsyncParsableCommand, ConfiguredCommand {
 
     func run() async throws {
         let settings = try await resolveSettings()
+        settings.bootstrapLogging()
         let registry = WorkerRegistry(queue: try settings.makeQueue())
         let workers = try await settings.redisPatience.run { () async throws(SchedulerError) in try await registry.workers() }
         if json {

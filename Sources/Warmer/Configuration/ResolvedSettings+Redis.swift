@@ -17,9 +17,10 @@ extension ResolvedSettings {
                      configuration: configuration)
     }
 
-    /// A client for blocking commands (BLMOVE, XREAD BLOCK), which hold their connection while they wait.
-    func makeBlockingClient() throws -> RedisClient {
-        try RedisClient(url: redisURL(), name: "redis-blocking", timeout: .seconds(30), measuresRoundTrips: false)
+    /// A client for blocking commands (BLMOVE, XREAD BLOCK), which hold their
+    /// connection while they wait; `name` tells its outages apart in the log.
+    func makeBlockingClient(name: String = "redis-blocking") throws -> RedisClient {
+        try RedisClient(url: redisURL(), name: name, timeout: .seconds(30), measuresRoundTrips: false)
     }
 
     /// How long a command waits out a Redis outage (`redis-wait`).

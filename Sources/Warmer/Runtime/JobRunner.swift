@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import PipelineEngine
 import Scheduler
 import WarmerInput
@@ -17,6 +18,9 @@ import WarmerInput
 /// cancelled. A job still running when its time limit passes (the job's own
 /// `timeout`, else `jobTimeout`) is aborted and fails for good with
 /// `deadline_exceeded`, which frees its slot.
+///
+/// Logs each download retry at info (the job's end is logged by the queue
+/// as it finishes the job) and every event it publishes at debug.
 struct JobRunner: Sendable {
     let queue: JobQueue
     let events: EventStream
@@ -33,7 +37,7 @@ struct JobRunner: Sendable {
     /// no writes stops the worker claiming, and its jobs go back to the queue.
     let cacheHealth: CacheFolderHealth
     let state: WorkerState
-    let log: Log
+    let logger: Logger
 
     /// Runs `job` to its end and returns the next job claimed when finishing
     /// it, if `claimsNext` still says so then.
@@ -109,6 +113,10 @@ struct JobRunner: Sendable {
                 if let total { fields["total"] = String(total) }
                 await publish(.progress, of: job, fields)
             case .retrying(let retry):
+                logger.info("download failed; retrying", metadata: job.logMetadata.merging([
+                    "code": .string(retry.error.code), "download_attempt": .stringConvertible(retry.attempt),
+                    "retry_in_ms": .stringConvertible(retry.delayMilliseconds), "message": .string(retry.error.description),
+                ]) { _, new in new })
                 await publish(.retrying, of: job, [
                     "download_attempt": String(retry.attempt), "error": retry.error.code,
                     "message": retry.error.description, "retry_in_ms": String(retry.delayMilliseconds),
@@ -130,8 +138,13 @@ struct JobRunner: Sendable {
     private func publish(_ kind: JobEvent.Kind, of job: Job, _ fields: [String: String]) async {
         do {
             try await events.publish(kind, of: job, worker: workerID, extra: fields)
+            logger.debug("event published", metadata: job.logMetadata.merging(
+                fields.mapValues { .string($0) }.merging(["type": .string(kind.rawValue)]) { _, new in new }
+            ) { _, new in new })
         } catch {
-            log.warning("could not publish event", ["job": job.id, "type": kind.rawValue, "error": error.description])
+            logger.warning("could not publish event", metadata: job.logMetadata.merging([
+                "type": .string(kind.rawValue), "error": .string(error.description),
+            ]) { _, new in new })
         }
     }
 
@@ -152,17 +165,31 @@ struct JobRunner: Sendable {
             do {
                 return try await queue.finish(job, outcome: outcome, worker: workerID, claimingNext: claimsNext ? 1 : 0).first
             } catch .leaseLost {
-                log.warning("lease lost before finishing; another worker runs the job", ["job": job.id])
+                logger.warning("lease lost before finishing; another worker runs the job",
+                               metadata: outcomeMetadata(job, outcome))
                 return nil
             } catch {
-                log.warning("could not finish job", ["job": job.id, "attempt": String(attempt), "error": error.description])
+                logger.warning("could not finish job", metadata: outcomeMetadata(job, outcome).merging([
+                    "try": .stringConvertible(attempt), "error": .string(error.description),
+                ]) { _, new in new })
                 guard ContinuousClock.now + backoff.delay < deadline else { break }
                 await backoff.wait()
                 attempt += 1
             }
         }
-        log.error("gave up finishing job; its lease will expire and it will run again", ["job": job.id])
+        logger.error("gave up finishing job; its lease will expire and it will run again",
+                     metadata: outcomeMetadata(job, outcome))
         return nil
+    }
+
+    /// The job's fields and, for a failure, its error code.
+    private func outcomeMetadata(_ job: Job, _ outcome: JobOutcome) -> Logger.Metadata {
+        var metadata = job.logMetadata
+        switch outcome {
+        case .failed(let code, _, _), .deadLettered(let code, _): metadata["code"] = .string(code)
+        case .completed, .cancelled: break
+        }
+        return metadata
     }
 
     private func release(_ job: Job, started: ContinuousClock.Instant) async {
@@ -170,7 +197,9 @@ struct JobRunner: Sendable {
         do {
             try await queue.release(job)
         } catch {
-            log.warning("could not release job; its lease will expire", ["job": job.id, "error": error.description])
+            logger.warning("could not release job; its lease will expire", metadata: job.logMetadata.merging([
+                "error": .string(error.description),
+            ]) { _, new in new })
         }
     }
 }
@@ -185,8 +214,9 @@ extension JobRunner {
     private func cacheFolderFailed() async -> Bool {
         guard let problem = cacheHealth.problem() else { return false }
         if state.setCacheProblem(problem) {
-            log.error("cache folder takes no writes: not ready, claiming nothing, releasing held jobs",
-                      ["reason": problem, "running": String(await running.count)])
+            let held = await running.count
+            logger.error("cache folder takes no writes: not ready, claiming nothing, releasing held jobs",
+                         metadata: ["reason": "\(problem)", "running": "\(held)"])
             await running.abandon()
         }
         return true

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Logging
 import Scheduler
 import Synchronization
 
@@ -16,9 +17,10 @@ import Synchronization
 /// that completes more than a quarter of the lease after it was due is
 /// logged (`lease renewal late`), and a summary is logged at the stop.
 ///
-/// Jobs whose lease was lost are handed to `onLost` (the worker abandons
-/// them); jobs cancelled while running to `onCancelled`. Both are called on
-/// the keeper's thread and must return at once.
+/// Jobs whose lease was lost are logged (one warning each) and handed to
+/// `onLost` (the worker abandons them); jobs cancelled while running to
+/// `onCancelled`. Both are called on the keeper's thread and must return at
+/// once.
 final class LeaseKeeper: Sendable {
     /// The queue whose leases are renewed (its keys and configuration; the
     /// keeper's commands go through its own connection).
@@ -27,7 +29,7 @@ final class LeaseKeeper: Sendable {
     let leases: HeldLeases
     /// Time between two renewals: a quarter of the lease.
     let interval: Duration
-    private let log: Log
+    private let logger: Logger
     private let onLost: @Sendable ([String]) -> Void
     private let onCancelled: @Sendable ([String]) -> Void
     /// Told of every turn of the keeper's loop (`/healthz`).
@@ -37,12 +39,12 @@ final class LeaseKeeper: Sendable {
     /// Whether the thread has ended, and who waits for it.
     private let ending = Mutex<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
-    init(queue: JobQueue, leases: HeldLeases, log: Log, state: WorkerState? = nil,
+    init(queue: JobQueue, leases: HeldLeases, logger: Logger, state: WorkerState? = nil,
          onLost: @escaping @Sendable ([String]) -> Void, onCancelled: @escaping @Sendable ([String]) -> Void) {
         self.queue = queue
         self.leases = leases
         self.interval = queue.configuration.leaseDuration / 4
-        self.log = log
+        self.logger = logger
         self.onLost = onLost
         self.onCancelled = onCancelled
         self.state = state
@@ -97,29 +99,36 @@ final class LeaseKeeper: Sendable {
                 let lag = started - due
                 figures.record(lag: lag, roundTrip: roundTrip)
                 if lag + roundTrip > lease / 4 {
-                    log.warning("lease renewal late", ["lag": lag.logText, "round_trip": roundTrip.logText,
-                                                       "lease": lease.logText, "jobs": String(jobs.count)])
+                    logger.warning("lease renewal late", metadata: [
+                        "lag": .string(lag.logText), "round_trip": .string(roundTrip.logText),
+                        "lease": .string(lease.logText), "jobs": .stringConvertible(jobs.count),
+                    ])
                 }
-                handle(renewal)
+                handle(renewal, of: jobs)
                 retryDelay = .milliseconds(100)
                 due = started + interval
             } catch {
                 figures.failures += 1
-                log.warning("could not renew leases", ["error": error.description, "in": retryDelay.logText])
+                logger.warning("could not renew leases", metadata: [
+                    "error": .string(error.description), "in": .string(retryDelay.logText),
+                ])
                 due = .now + retryDelay
                 retryDelay = min(retryDelay * 2, interval)
             }
         }
-        log.info("lease keeper stopped", [
-            "renewals": String(figures.renewals), "failures": String(figures.failures),
-            "max_lag": figures.maximumLag.logText, "max_round_trip": figures.maximumRoundTrip.logText,
-            "interval": interval.logText,
+        logger.info("lease keeper stopped", metadata: [
+            "renewals": .stringConvertible(figures.renewals), "failures": .stringConvertible(figures.failures),
+            "max_lag": .string(figures.maximumLag.logText), "max_round_trip": .string(figures.maximumRoundTrip.logText),
+            "interval": .string(interval.logText),
         ])
     }
 
-    private func handle(_ renewal: JobQueue.Renewal) {
+    private func handle(_ renewal: JobQueue.Renewal, of jobs: [Job]) {
         if !renewal.lost.isEmpty {
-            log.warning("leases lost; abandoning jobs", ["jobs": renewal.lost.joined(separator: ",")])
+            let renewed = Dictionary(jobs.map { ($0.id, $0) }) { first, _ in first }
+            for id in renewal.lost {
+                logger.warning("lease lost; abandoning job", metadata: renewed[id]?.logMetadata ?? ["job": .string(id)])
+            }
             leases.remove(renewal.lost)
             onLost(renewal.lost)
         }

@@ -52,7 +52,6 @@ struct Worker: Sendable {
     let configuration: Configuration
     let workerID: String
     let logger: Logger
-    private let log = Log(component: "worker")
 
     init(queue: JobQueue, blockingClient: RedisClient, controlClient: RedisClient, pipeline: ImagePipeline,
          cacheHealth: CacheFolderHealth, configuration: Configuration, logger: Logger) {
@@ -83,11 +82,11 @@ struct Worker: Sendable {
             prefetchers: JobPrefetchers(pipeline: pipeline, concurrency: configuration.concurrency), running: running,
             workerID: workerID, progressInterval: configuration.progressInterval,
             processingLimits: pipeline.configuration.processingLimits, jobTimeout: configuration.jobTimeout,
-            cacheHealth: cacheHealth, state: state, log: log
+            cacheHealth: cacheHealth, state: state, logger: logger
         )
         // The keeper's thread cannot await: it hands lost and cancelled jobs over in a task.
         let leaseKeeper = LeaseKeeper(
-            queue: queue, leases: running.leases, log: log, state: state,
+            queue: queue, leases: running.leases, logger: logger, state: state,
             onLost: { ids in Task { await running.abandon(ids) } },
             onCancelled: { ids in Task { _ = await running.cancel(ids) } }
         )

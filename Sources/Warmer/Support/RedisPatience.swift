@@ -1,3 +1,4 @@
+import Logging
 import Scheduler
 
 /// Rides out a Redis that is briefly unavailable: unreachable, restarting,
@@ -13,7 +14,7 @@ struct RedisPatience: Sendable {
     let limit: Duration
     private var backoff = Backoff()
     private var outageStart: ContinuousClock.Instant?
-    private let log = Log(component: "redis")
+    private let logger = Logger(label: "warmer.redis")
 
     init(limit: Duration) {
         self.limit = limit
@@ -34,7 +35,9 @@ struct RedisPatience: Sendable {
         let start = outageStart ?? .now
         outageStart = start
         guard ContinuousClock.now + backoff.delay - start <= limit else { return false }
-        log.warning("Redis unavailable, retrying", ["error": error.description, "in": "\(backoff.delay)"])
+        logger.warning("Redis unavailable, retrying", metadata: [
+            "error": .string(error.description), "in": .string("\(backoff.delay)"),
+        ])
         await backoff.wait()
         return true
     }

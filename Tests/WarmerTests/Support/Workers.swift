@@ -27,9 +27,12 @@ final class RunningWorker: Sendable {
     /// The worker's structured log (standard error) so far.
     var log: String { process.standardErrorSoFar }
 
-    /// Waits until the worker logged that it started claiming jobs.
+    /// Waits until the worker logged that it started claiming jobs (as
+    /// text, or as JSON with `--log-format json`).
     func waitUntilReady() async throws {
-        let ready = await eventually { log.contains("[worker] started") || !isRunning }
+        let ready = await eventually {
+            log.contains("[worker] started") || log.contains(#""component":"worker","message":"started""#) || !isRunning
+        }
         guard ready, isRunning else {
             throw HarnessError("worker did not start:\n\(log)")
         }

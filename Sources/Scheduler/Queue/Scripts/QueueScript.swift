@@ -31,9 +31,9 @@ return addJobs(ARGV[FIRST], priority, destination, ARGV[FIRST + 3], urls, addToT
 
 /// Claims up to N jobs for a worker (see `claimJobs`).
 ///
-/// ARGV: count, worker id.
+/// ARGV: count, worker id.  Returns [claimed jobs, housekeeping report].
 let claimScript = QueueScript(#"""
-return claimJobs(tonumber(ARGV[FIRST]), ARGV[FIRST + 1], now())
+return { claimJobs(tonumber(ARGV[FIRST]), ARGV[FIRST + 1], now()), REPORT }
 """#)
 
 /// Ends a job and claims the worker's next ones, atomically.
@@ -46,7 +46,8 @@ return claimJobs(tonumber(ARGV[FIRST]), ARGV[FIRST + 1], now())
 /// `retry` parks the job in the delayed set for the given delay with a
 /// `delayed` event; the other states end it (see `finalize`). A job that was
 /// cancelled while it ran (state `cancelling`) ends as cancelled whatever
-/// the worker reports, unless it completed. Returns the claimed jobs.
+/// the worker reports, unless it completed. Returns [claimed jobs,
+/// housekeeping report].
 let finishScript = QueueScript(#"""
 local id, token, state, worker = ARGV[FIRST], ARGV[FIRST + 1], ARGV[FIRST + 2], ARGV[FIRST + 3]
 local source, bytes, code, message = ARGV[FIRST + 4], ARGV[FIRST + 5], ARGV[FIRST + 6], masked(ARGV[FIRST + 7])
@@ -73,7 +74,7 @@ else
   if code ~= '' then append(extra, { 'error', code, 'message', message }) end
   finalize(job, state, at, worker, extra)
 end
-return claimJobs(claimNext, worker, at)
+return { claimJobs(claimNext, worker, at), REPORT }
 """#)
 
 /// Gives a claimed job back to the queue at its score without counting an
@@ -104,7 +105,8 @@ return 1
 /// other workers' expired leases and promotes due retries (so a cluster of
 /// busy workers still recovers a dead one's jobs).
 ///
-/// ARGV: job id, token pairs.  Returns [lost ids, ids cancelled while running].
+/// ARGV: job id, token pairs.  Returns [lost ids, ids cancelled while
+/// running, housekeeping report].
 let renewScript = QueueScript(#"""
 local at = now()
 local lost, cancelled = {}, {}
@@ -128,5 +130,5 @@ for i = FIRST, #ARGV, 2 do
 end
 promoteDelayed(at, 100)
 sweepLeases(at, 100)
-return { lost, cancelled }
+return { lost, cancelled, REPORT }
 """#)

@@ -3,6 +3,15 @@
 /// expired leases, and expanding intake documents. Appended to
 /// `queueLibrary`.
 let workLibrary = #"""
+-- What this call's housekeeping did that an operator should hear of, for the
+-- caller to log (`QueueHousekeeping`): one entry per recovered or
+-- dead-lettered job, { kind, id, url, batches (comma-separated), detail,
+-- worker or message }, kind `stalled` (back in the queue; detail = stalls),
+-- `dead` (stalled too often; detail = stalls), `cancelled` (its lease expired
+-- while it was being cancelled) or `document` (an intake document
+-- dead-lettered; detail = error code, then the message).
+local REPORT = {}
+
 -- Adds `urls` to `batch` as jobs. A URL whose work (destination + processing
 -- + URL) is already queued, delayed or running joins that job instead: the
 -- job counts in this batch too and takes this batch's priority if higher.
@@ -104,9 +113,12 @@ local function sweepLeases(at, limit)
     if job and job.lease then redis.call('HSET', jobKey(id), 'expiredLease', job.lease) end
     if job and job.state == 'cancelling' then
       finalize(job, 'cancelled', at, '', {})
+      REPORT[#REPORT + 1] = { 'cancelled', id, job.url or '', table.concat(job.batches, ','), '', job.worker or '' }
     elseif job then
       local stalls = redis.call('HINCRBY', jobKey(id), 'stalls', 1)
-      if stalls > Q.maxStalls then
+      local kind = stalls > Q.maxStalls and 'dead' or 'stalled'
+      REPORT[#REPORT + 1] = { kind, id, job.url or '', table.concat(job.batches, ','), tostring(stalls), job.worker or '' }
+      if kind == 'dead' then
         finalize(job, 'dead', at, '', { 'error', 'stalled', 'message',
           'The lease expired ' .. stalls .. ' times: the workers running the job died or hung' })
       else
@@ -131,6 +143,7 @@ local function deadLetterDocument(document, code, message, at)
   redis.call('EXPIRE', jobKey(id), Q.retention)
   deadLetter(id, at)
   emit('', { 'v', '1', 'type', 'deadLettered', 'job', id, 'ts', integer(at), 'error', code, 'message', message })
+  REPORT[#REPORT + 1] = { 'document', id, '', '', code, message }
 end
 
 local MAX_DOCUMENT_URLS = 10000
@@ -233,7 +246,8 @@ end
 -- number) and deadline, and a `started` event in each of its batches.
 -- Returns [id, url, priority, destination, processing, attempt, token,
 -- batches (comma-separated), timeout (seconds, '' for the worker's),
--- enqueuedAt, claimedAt (ms, Redis clock)] per job.
+-- enqueuedAt, claimedAt (ms, Redis clock)] per job (the scripts return it
+-- beside `REPORT`).
 local function claimJobs(count, worker, at)
   promoteDelayed(at, 100)
   sweepLeases(at, 100)

@@ -1,0 +1,48 @@
+import Logging
+import Scheduler
+
+/// The `warmer` executable's log handler: one line per event on standard
+/// error, as text or JSON (`--log-format`), at `--log-level` and above.
+///
+/// The component of a line is the logger's label without its `warmer.`
+/// prefix (`warmer.worker` → `worker`), or a `component` metadata value when
+/// one is set. Every line passes through `URLCredentials.masked`, so the
+/// password of a URL never reaches a log, whichever message or value quoted
+/// it. `LoggingOptions.bootstrap()` installs it for the whole process.
+struct WarmerLogHandler: LogHandler {
+    var logLevel: Logger.Level
+    var metadata: Logger.Metadata = [:]
+    var metadataProvider: Logger.MetadataProvider?
+
+    let format: LogFormat
+    let component: String
+    private let writer: LogLineWriter
+
+    /// A handler for the logger labelled `label`.
+    init(label: String, format: LogFormat, level: Logger.Level, writer: LogLineWriter,
+         metadataProvider: Logger.MetadataProvider? = nil) {
+        self.format = format
+        self.logLevel = level
+        self.writer = writer
+        self.metadataProvider = metadataProvider
+        self.component = label.hasPrefix("warmer.") ? String(label.dropFirst("warmer.".count)) : label
+    }
+
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] }
+        set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        var merged = metadata
+        if let provided = metadataProvider?.get() { merged.merge(provided) { _, new in new } }
+        if let own = event.metadata { merged.merge(own) { _, new in new } }
+        if let error = event.error, merged["error"] == nil { merged["error"] = .string(String(describing: error)) }
+        var component = component
+        if case .string(let named)? = merged.removeValue(forKey: "component") { component = named }
+        let line = LogLine(timestamp: LogTimestamp.now(), level: event.level, component: component,
+                           message: event.message.description, metadata: merged)
+        // A URL's password never reaches a log (error messages often quote URLs).
+        writer.write(URLCredentials.masked(format == .json ? line.json : line.text))
+    }
+}
