@@ -18,20 +18,10 @@ import ServiceLifecycle
 /// The server is shut down after the claimer in the group, so probes keep
 /// answering (`/readyz`: 503, draining) while running jobs finish.
 enum StatusServer {
-    /// The allowance of each loop before `/healthz` calls it stuck.
-    struct Allowances: Sendable {
-        /// The claim loop waits at most `--idle-wait` for work, or a Redis backoff.
-        var claims: Duration = .seconds(30)
-        /// The lease keeper turns four times per lease.
-        var leases: Duration
-        /// The control reader blocks at most `--idle-wait` per read, or a backoff.
-        var control: Duration = .seconds(30)
-    }
-
     /// The service serving the endpoints on `host:port`.
     static func make(
         host: String, port: Int, registry: PrometheusCollectorRegistry, sampler: QueueSampler, readiness: Readiness,
-        state: WorkerState, allowances: Allowances, logger: Logger
+        state: WorkerState, allowances: LoopAllowances, logger: Logger
     ) -> some Service {
         let router = Router()
         router.get("metrics") { _, _ in
@@ -45,12 +35,11 @@ enum StatusServer {
         router.get("healthz") { _, _ in
             let ages = state.loopAges()
             var loops: [String: Double] = [:]
-            var stuck: [String] = []
             for (loop, age) in ages {
                 loops[loop.rawValue] = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
-                if age > allowances.limit(for: loop) { stuck.append(loop.rawValue) }
             }
-            let health = Health(ok: stuck.isEmpty, stuckLoops: stuck.sorted(), loopAgesSeconds: loops)
+            let stuck = allowances.stuckLoops(in: state)
+            let health = Health(ok: stuck.isEmpty, stuckLoops: stuck, loopAgesSeconds: loops)
             return try json(health, status: stuck.isEmpty ? .ok : .serviceUnavailable)
         }
         router.get("readyz") { _, _ in
@@ -86,16 +75,5 @@ enum StatusServer {
         body.append(0x0A)
         return Response(status: status, headers: [.contentType: "application/json"],
                         body: .init(byteBuffer: ByteBuffer(bytes: body)))
-    }
-}
-
-extension StatusServer.Allowances {
-    /// The allowance of `loop`.
-    func limit(for loop: WorkerState.Loop) -> Duration {
-        switch loop {
-        case .claims: claims
-        case .leases: leases
-        case .control: control
-        }
     }
 }

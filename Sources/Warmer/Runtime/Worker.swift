@@ -9,12 +9,14 @@ import ServiceLifecycle
 /// swift-service-lifecycle `ServiceGroup`, which turns the first SIGTERM or
 /// SIGINT into a graceful shutdown of each, in the reverse of this order:
 ///
-/// 1. `ForcedRelease`: at a second signal, releases every held job at once;
-/// 2. `LeaseKeeper`: renews the held jobs' leases on a thread of its own;
-/// 3. `ControlReader`: applies cancellations and priority changes;
-/// 4. the worker's heartbeat record in Redis (`WorkerHeartbeat`);
-/// 5. the HTTP endpoints (`StatusServer`), when asked for;
-/// 6. `JobClaimer`: claims and runs jobs; on shutdown it claims nothing more,
+/// 1. `SystemdWatchdog`, under a systemd `Type=notify` unit only: `READY=1`,
+///    watchdog keep-alives while the loops turn, `STOPPING=1`;
+/// 2. `ForcedRelease`: at a second signal, releases every held job at once;
+/// 3. `LeaseKeeper`: renews the held jobs' leases on a thread of its own;
+/// 4. `ControlReader`: applies cancellations and priority changes;
+/// 5. the worker's heartbeat record in Redis (`WorkerHeartbeat`);
+/// 6. the HTTP endpoints (`StatusServer`), when asked for;
+/// 7. `JobClaimer`: claims and runs jobs; on shutdown it claims nothing more,
 ///    lets running jobs finish for up to the grace period and releases
 ///    the rest.
 ///
@@ -90,7 +92,13 @@ struct Worker: Sendable {
             onLost: { ids in Task { await running.abandon(ids) } },
             onCancelled: { ids in Task { _ = await running.cancel(ids) } }
         )
-        var services: [any Service] = [
+        let allowances = LoopAllowances(leases: queue.configuration.leaseDuration)
+        var services: [any Service] = []
+        let notifier = SystemdNotifier()
+        if notifier.isEnabled {
+            services.append(SystemdWatchdog(notifier: notifier, state: state, allowances: allowances, logger: logger))
+        }
+        services += [
             ForcedRelease(running: running, logger: logger),
             leaseKeeper,
             ControlReader(queue: queue, blockingClient: controlClient, running: running, state: state,
@@ -102,7 +110,7 @@ struct Worker: Sendable {
             services.append(StatusServer.make(
                 host: http.host, port: http.port, registry: http.registry, sampler: sampler,
                 readiness: Readiness(redis: http.probeClient, state: state), state: state,
-                allowances: .init(leases: queue.configuration.leaseDuration), logger: logger
+                allowances: allowances, logger: logger
             ))
         }
         services.append(JobClaimer(

@@ -11,13 +11,14 @@ final class RunningWorker: Sendable {
     private let stopSent = Atomic<Bool>(false)
 
     /// - Parameter arguments: more `warmer worker` flags (`--lease-duration 3`…).
-    init(queue: QueueProbe, cacheDirectory: URL, concurrency: Int, gracePeriod: Int, arguments: [String] = []) throws {
+    init(queue: QueueProbe, cacheDirectory: URL, concurrency: Int, gracePeriod: Int, arguments: [String] = [],
+         environment: [String: String] = [:]) throws {
         self.gracePeriod = .seconds(gracePeriod)
         process = try CollectedProcess(["worker"] + queue.redisArguments + [
             "--cache-dir", cacheDirectory.path,
             "--concurrency", String(concurrency),
             "--grace-period", String(gracePeriod),
-        ] + arguments)
+        ] + arguments, environment: environment)
     }
 
     /// The process id, for signals a test sends itself (SIGKILL).
