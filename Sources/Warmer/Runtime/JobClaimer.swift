@@ -36,6 +36,8 @@ struct JobClaimer: Service {
                 await claimUntilDraining(lanes: &lanes)
             } onGracefulShutdown: { [state, running] in
                 state.startDraining()
+                // The handler is synchronous: one hop to the actor wakes a
+                // claim loop waiting for a slot, so it sees the drain.
                 Task { await running.wakeSlotWaiters() }
             }
             let held = await running.count

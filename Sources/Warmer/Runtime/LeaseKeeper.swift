@@ -19,8 +19,8 @@ import Synchronization
 ///
 /// Jobs whose lease was lost are logged (one warning each) and handed to
 /// `onLost` (the worker abandons them); jobs cancelled while running to
-/// `onCancelled`. Both are called on the keeper's thread and must return at
-/// once.
+/// `onCancelled`. The thread cannot await: it passes them through a stream
+/// to the keeper's service task (`LeaseKeeper+Service`), which calls both.
 final class LeaseKeeper: Sendable {
     /// The queue whose leases are renewed (its keys and configuration; the
     /// keeper's commands go through its own connection).
@@ -30,8 +30,11 @@ final class LeaseKeeper: Sendable {
     /// Time between two renewals: a quarter of the lease.
     let interval: Duration
     private let logger: Logger
-    private let onLost: @Sendable ([String]) -> Void
-    private let onCancelled: @Sendable ([String]) -> Void
+    let onLost: @Sendable ([String]) async -> Void
+    let onCancelled: @Sendable ([String]) async -> Void
+    /// What the thread found, from the thread to the service task.
+    let findings: AsyncStream<Finding>
+    private let findingsSink: AsyncStream<Finding>.Continuation
     /// Told of every turn of the keeper's loop (`/healthz`).
     private let state: WorkerState?
     /// Signalled by `stop()` to wake the thread at once.
@@ -40,7 +43,7 @@ final class LeaseKeeper: Sendable {
     private let ending = Mutex<(ended: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     init(queue: JobQueue, leases: HeldLeases, logger: Logger, state: WorkerState? = nil,
-         onLost: @escaping @Sendable ([String]) -> Void, onCancelled: @escaping @Sendable ([String]) -> Void) {
+         onLost: @escaping @Sendable ([String]) async -> Void, onCancelled: @escaping @Sendable ([String]) async -> Void) {
         self.queue = queue
         self.leases = leases
         self.interval = queue.configuration.leaseDuration / 4
@@ -48,6 +51,18 @@ final class LeaseKeeper: Sendable {
         self.onLost = onLost
         self.onCancelled = onCancelled
         self.state = state
+        (findings, findingsSink) = AsyncStream.makeStream()
+    }
+
+    /// Jobs a renewal reported: lost, or cancelled while running.
+    enum Finding: Sendable {
+        case lost([String])
+        case cancelled([String])
+    }
+
+    /// Ends the stream of findings once the thread has stopped.
+    func finishFindings() {
+        findingsSink.finish()
     }
 
     /// Starts the keeper's thread.
@@ -130,10 +145,10 @@ final class LeaseKeeper: Sendable {
                 logger.warning("lease lost; abandoning job", metadata: renewed[id]?.logMetadata ?? ["job": .string(id)])
             }
             leases.remove(renewal.lost)
-            onLost(renewal.lost)
+            findingsSink.yield(.lost(renewal.lost))
         }
         if !renewal.cancelled.isEmpty {
-            onCancelled(renewal.cancelled)
+            findingsSink.yield(.cancelled(renewal.cancelled))
         }
     }
 

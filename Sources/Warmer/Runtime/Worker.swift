@@ -86,11 +86,10 @@ struct Worker: Sendable {
             processingLimits: pipeline.configuration.processingLimits, jobTimeout: configuration.jobTimeout,
             cacheHealth: cacheHealth, state: state, logger: logger
         )
-        // The keeper's thread cannot await: it hands lost and cancelled jobs over in a task.
         let leaseKeeper = LeaseKeeper(
             queue: queue, leases: running.leases, logger: logger, state: state,
-            onLost: { ids in Task { await running.abandon(ids) } },
-            onCancelled: { ids in Task { _ = await running.cancel(ids) } }
+            onLost: { ids in await running.abandon(ids) },
+            onCancelled: { ids in _ = await running.cancel(ids) }
         )
         let allowances = LoopAllowances(leases: queue.configuration.leaseDuration)
         var services: [any Service] = []
