@@ -5,6 +5,8 @@
 #   bench/overhead.sh                   (or: make bench-overhead)
 #   OVERHEAD_ROUNDS=2                   (rounds of each part, default 2)
 #
+# bench/.overhead/ keeps each bench/queue.sh run's output.
+#
 # Both parts run the same release build, alternating off and on so that a
 # machine that drifts (thermal, page cache) drifts for both:
 #
@@ -29,6 +31,10 @@ HTTP_PORT=${OVERHEAD_HTTP_PORT:-19464}
 OFF_FLAGS="--log-level critical"
 ON_FLAGS="--http-port $HTTP_PORT --log-level info"
 log() { echo "overhead.sh: $*" >&2; }
+# Each bench/queue.sh run's whole output is kept here (bench/.work is wiped by the next bench).
+OUTPUT=bench/.overhead
+rm -rf "$OUTPUT"
+mkdir -p "$OUTPUT"
 
 # scrape_loop: fetch /metrics every 5 s while this script runs (nothing
 # answers between workers; curl's failure is ignored).
@@ -47,12 +53,14 @@ for round in $(seq 1 "$ROUNDS"); do
     flags=$OFF_FLAGS
     [[ $mode == on ]] && flags=$ON_FLAGS
     log "queue round $round, $mode: bench/queue.sh ${flags:+with $flags}"
-    output=$(BENCH_WORKER_FLAGS=$flags BENCH_ENQUEUE_URLS=1000 bench/queue.sh 2>&1) || {
-      echo "$output" | tail -30 >&2
+    output_file="$OUTPUT/queue-$round-$mode.log"
+    if ! BENCH_WORKER_FLAGS=$flags BENCH_ENQUEUE_URLS=1000 bench/queue.sh >"$output_file" 2>&1; then
+      tail -30 "$output_file" >&2
       exit 1
-    }
+    fi
     # The per-run lines: "... then N jobs in Ss: R jobs/s (whole batch ...".
-    mapfile -t rates < <(echo "$output" | grep -o 'jobs in [0-9.]*s: [0-9]* jobs/s' | awk '{ print $5 }')
+    mapfile -t rates < <(grep -o 'jobs in [0-9.]*s: [0-9]* jobs/s' "$output_file" | awk '{ print $4 }')
+    ((${#rates[@]} > 0)) || { log "no jobs/s in $output_file"; exit 1; }
     log "queue round $round, $mode: ${rates[*]} jobs/s"
     if [[ $mode == off ]]; then OFF_RATES+=("${rates[@]}"); else ON_RATES+=("${rates[@]}"); fi
   done

@@ -88,20 +88,3 @@ if ! command -v swift >/dev/null 2>&1; then
   exit 1
 fi
 
-# Python packages the tests use, from PyPI (pinned):
-#   prometheus_client  the reference parser of the Prometheus text format:
-#                      tests parse `warmer worker`'s /metrics with it
-#                      (scripts/prometheus-samples.py)
-PYTHON_PACKAGES=(prometheus_client==0.26.0)
-missing_python=()
-for requirement in "${PYTHON_PACKAGES[@]}"; do
-  module=${requirement%%==*}
-  if ! python3 -c "import $module" >/dev/null 2>&1; then
-    missing_python+=("$requirement")
-  fi
-done
-if ((${#missing_python[@]} > 0)); then
-  log "installing from PyPI: ${missing_python[*]}"
-  python3 -m pip install -q "${missing_python[@]}" 2>/dev/null \
-    || python3 -m pip install -q --break-system-packages "${missing_python[@]}"
-fi

@@ -47,6 +47,7 @@ FIXTURE_COUNT=24
 log() { echo "test.sh: $*" >&2; }
 
 scripts/bootstrap.sh
+scripts/test-python-packages.sh
 
 # --- Build first: a compile error needs no services ------------------------
 # WARMER_SANITIZER=address|thread builds and runs everything (tests and the

@@ -46,8 +46,7 @@ struct WorkerEndpointsTests {
             #expect(after.value("warmer_job_queue_wait_seconds_count") == Double(images.count + missing.count))
             #expect(after.value("warmer_redis_round_trip_seconds_count") > 0)
             #expect(after.value("warmer_job_slots_free") == 2 && after.value("warmer_jobs_in_flight") == 0)
-            // (The queue's depth is sampled at most every 5 s: the first scrape read it.)
-            #expect(during.value("warmer_queue_jobs", ["state": "queued"]) >= 1)
+            // (The queue's depth, read every 5 s, is checked in the next test.)
             for state in ["queued", "active", "delayed", "dead", "intake"] {
                 #expect(after.contains { $0.name == "warmer_queue_jobs" && $0.labels["state"] == state }, "no \(state) depth")
             }
@@ -66,11 +65,18 @@ struct WorkerEndpointsTests {
         _ = try await queue.enqueue(images.map(\.url))
 
         try await withWorkers(queue: queue, cacheDirectory: cache, arguments: ["--http-port", String(port)]) { _ in
-            // When it is asked
-            let answer = try #require(await HTTPProbe(port: port).get("/v1/queue"))
+            // When it is asked (once the worker has read the queue: at once, then every 5 s)
+            let http = HTTPProbe(port: port)
+            let answered = await eventuallyValue { () async -> HTTPProbe.Answer? in
+                guard let answer = await http.get("/v1/queue"), answer.status == 200 else { return nil }
+                return answer
+            }
+            let answer = try #require(answered, "/v1/queue never answered 200")
 
-            // Then it answers the queue's depth and state as JSON
-            #expect(answer.status == 200, "\(answer)")
+            // Then it answers the queue's depth and state as JSON, as the gauges do
+            let metrics = try await http.metrics()
+            #expect(metrics.value("warmer_queue_jobs", ["state": "queued"]) == 3)
+            #expect(metrics.value("warmer_queue_paused") == 1 && metrics.has("warmer_workers_alive"))
             let body = answer.json
             #expect(body["queue"] as? String == queue.name, "\(answer)")
             #expect(body["queued"] as? Int == 3 && body["active"] as? Int == 0, "\(answer)")
@@ -159,5 +165,61 @@ struct WorkerEndpointsTests {
             #expect(Set(ages.keys) == ["claims", "leases", "control"], "\(answer)")
             #expect(answer.json["ok"] as? Bool == true, "\(answer)")
         }
+    }
+
+    @Test func aWorkerWhoseHTTPPortIsTakenExitsWithTheReasonAndHoldsNoJob() async throws {
+        // Given a port another program listens on, and a queued job
+        let listener = try LoopbackListener()
+        defer { listener.close() }
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let images = try await Origin.makeImages("taken", count: 1, width: 600, height: 600, slow: true)
+        let batch = try await queue.enqueue(images.map(\.url))
+
+        // When a worker is started with that port
+        let result = try await warmer(["worker"] + queue.redisArguments + [
+            "--cache-dir", cache.path, "--http-port", String(listener.port),
+        ], timeout: .seconds(60))
+
+        // Then it exits with an error naming the problem, and gave back any
+        // job it had claimed meanwhile (nothing is left leased to it)
+        #expect(result.exited && result.status != 0, "\(result)")
+        #expect(result.standardError.localizedCaseInsensitiveContains("address already in use"), "\(result)")
+        let status = try await queue.queue.status(ofBatch: batch)
+        #expect(status.failed == 0, "\(status)")
+        let leased = try await queue.queue.statistics().active
+        #expect(leased == 0, "a job is still leased to the exited worker")
+    }
+}
+
+/// A TCP socket listening on a free loopback port, holding it for a test.
+private final class LoopbackListener: Sendable {
+    let port: Int
+    private let descriptor: Int32
+
+    init() throws {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw HarnessError("socket() failed") }
+        self.descriptor = descriptor
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && listen(descriptor, 4) == 0
+                    && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard listening else {
+            _ = Glibc.close(descriptor)
+            throw HarnessError("could not listen on a loopback port: errno \(errno)")
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() {
+        _ = Glibc.close(descriptor)
     }
 }

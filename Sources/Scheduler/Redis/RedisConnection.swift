@@ -14,8 +14,9 @@ public final class RedisConnection {
     private let url: RedisURL
     private let timeout: Duration
     private var context: UnsafeMutablePointer<redisContext>?
-    /// Whether a connection was attempted before: the next one is a reconnection (metrics).
-    private var hasTriedToConnect = false
+    /// Whether a connection was made before: the next one made is a
+    /// reconnection (`warmer_redis_reconnects_total`; failed attempts are not).
+    private var hasConnected = false
 
     /// - Parameter timeout: connect, read and write timeout. Blocking commands
     ///   must finish within it.
@@ -33,8 +34,6 @@ public final class RedisConnection {
     /// Connects, authenticates and selects the database.
     func connect() throws(RedisError) {
         disconnect()
-        if hasTriedToConnect { RedisMetrics.countReconnect() }
-        hasTriedToConnect = true
         let interval = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
         guard let context = redisConnectWithTimeout(url.host, Int32(url.port), interval) else {
             throw .unreachable("out of memory")
@@ -47,6 +46,8 @@ public final class RedisConnection {
         _ = redisSetTimeout(context, interval)
         _ = redisEnableKeepAlive(context)
         self.context = context
+        if hasConnected { RedisMetrics.countReconnect() }
+        hasConnected = true
 
         var setup: [[String]] = []
         if let password = url.password {

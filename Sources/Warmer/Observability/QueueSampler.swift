@@ -1,13 +1,17 @@
+import Logging
 import Metrics
 import Scheduler
+import ServiceLifecycle
+import Synchronization
 
-/// The queue's depth by state, read from Redis at most once per
-/// `maximumAge` however often `/metrics` and `/v1/queue` are asked: a
-/// fleet of workers scraped every few seconds must not add load on Redis
-/// that grows with the scrapes. Each fresh sample also sets the queue
+/// The queue's depth by state, read from Redis in the background once per
+/// `interval` while the HTTP server is up, so that `/metrics` and
+/// `/v1/queue` answer at once from the last reading, whether Redis is
+/// quick, slow or gone, and a fleet of scraped workers adds load on Redis
+/// that does not grow with the scrapes. Each reading also sets the queue
 /// gauges (`warmer_queue_jobs{state}`, `warmer_queue_paused`,
 /// `warmer_workers_alive`).
-actor QueueSampler {
+final class QueueSampler: Service, Sendable {
     /// One reading of the queue.
     struct Sample: Sendable, Encodable {
         let queue: String
@@ -23,32 +27,41 @@ actor QueueSampler {
     }
 
     private let queue: JobQueue
-    private let maximumAge: Duration
-    private var last: (sample: Sample, at: ContinuousClock.Instant)?
-    private var refreshing: Task<Sample, any Error>?
+    private let interval: Duration
+    private let logger: Logger
+    private let latest = Mutex<(sample: Sample, at: ContinuousClock.Instant)?>(nil)
 
-    init(queue: JobQueue, maximumAge: Duration = .seconds(5)) {
+    init(queue: JobQueue, interval: Duration = .seconds(5), logger: Logger) {
         self.queue = queue
-        self.maximumAge = maximumAge
+        self.interval = interval
+        self.logger = logger
     }
 
-    /// The latest sample, read afresh when the last is older than
-    /// `maximumAge`. Callers arriving during a read share it.
-    func sample() async throws -> Sample {
-        if let last, ContinuousClock.now - last.at < maximumAge { return last.sample }
-        if let refreshing { return try await refreshing.value }
-        let read = Task { [queue] in
-            let statistics = try await queue.statistics()
-            return Sample(queue: statistics.queue, queued: statistics.queued, active: statistics.active,
-                          delayed: statistics.delayed, dead: statistics.dead, intake: statistics.intake,
-                          paused: statistics.isPaused, workers: statistics.workers)
+    /// The last reading and its age; `nil` before the first one succeeded.
+    var last: (sample: Sample, age: Duration)? {
+        latest.withLock { latest in latest.map { ($0.sample, ContinuousClock.now - $0.at) } }
+    }
+
+    /// Reads the queue every `interval` until the group shuts it down.
+    func run() async {
+        await cancelWhenGracefulShutdown { [self] in
+            var failing = false
+            while !Task.isCancelled {
+                do {
+                    let statistics = try await queue.statistics()
+                    let sample = Sample(queue: statistics.queue, queued: statistics.queued, active: statistics.active,
+                                        delayed: statistics.delayed, dead: statistics.dead, intake: statistics.intake,
+                                        paused: statistics.isPaused, workers: statistics.workers)
+                    latest.withLock { $0 = (sample, .now) }
+                    Self.export(sample)
+                    failing = false
+                } catch {
+                    if !failing { logger.warning("could not read the queue's depth", metadata: ["error": "\(error)"]) }
+                    failing = true
+                }
+                try? await Task.sleep(for: interval)
+            }
         }
-        refreshing = read
-        defer { refreshing = nil }
-        let sample = try await read.value
-        last = (sample, .now)
-        Self.export(sample)
-        return sample
     }
 
     private static func export(_ sample: Sample) {

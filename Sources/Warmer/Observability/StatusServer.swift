@@ -8,7 +8,7 @@ import ServiceLifecycle
 /// served by Hummingbird as a service of the worker's group:
 ///
 /// - `GET /metrics`: every metric in Prometheus text format (the queue's
-///   depth sampled at most every few seconds);
+///   depth as `QueueSampler` last read it);
 /// - `GET /healthz`: 200 while the worker's loops turn (liveness);
 /// - `GET /readyz`: 200 when Redis answers, the cache folder takes writes
 ///   and the worker is not draining, else 503 with a JSON reason (readiness);
@@ -25,8 +25,6 @@ enum StatusServer {
     ) -> some Service {
         let router = Router()
         router.get("metrics") { _, _ in
-            // A failed sample keeps the last gauges; the scrape still answers.
-            _ = try? await sampler.sample()
             var buffer = ByteBuffer()
             buffer.writeBytes(registry.emitToBuffer())
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
@@ -47,11 +45,10 @@ enum StatusServer {
             return try json(report, status: report.ready ? .ok : .serviceUnavailable)
         }
         router.get("v1/queue") { _, _ in
-            do {
-                return try json(try await sampler.sample(), status: .ok)
-            } catch {
-                return try json(["error": "queue unavailable: \(error)"], status: .serviceUnavailable)
+            guard let last = sampler.last else {
+                return try json(["error": "the queue has not been read yet"], status: .serviceUnavailable)
             }
+            return try json(last.sample, status: .ok)
         }
         return Application(
             router: router,

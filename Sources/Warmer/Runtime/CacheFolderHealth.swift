@@ -5,7 +5,8 @@ import Foundation
 /// fails with `cache_write_failed`, and while the worker waits for the
 /// folder to recover.
 ///
-/// The check writes, reads the size of and removes a small file of its own,
+/// The check writes, reads the size of and removes a small file of its own
+/// (`.warmer-probe-PID-RANDOM`),
 /// so it finds what a job's write would: a read-only mount, missing
 /// permissions, a full disk, a removed folder.
 struct CacheFolderHealth: Sendable {
@@ -14,7 +15,8 @@ struct CacheFolderHealth: Sendable {
 
     /// `nil` when a file can be written in the folder now, else why not.
     func problem() -> String? {
-        let probe = directory.appendingPathComponent(".warmer-probe-\(getpid())")
+        // A name of its own per check: lanes may check at the same moment.
+        let probe = directory.appendingPathComponent(".warmer-probe-\(getpid())-\(UUID().uuidString.prefix(8))")
         let bytes = Data("warmer cache folder check\n".utf8)
         do {
             try bytes.write(to: probe)

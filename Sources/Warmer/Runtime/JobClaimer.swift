@@ -32,22 +32,33 @@ struct JobClaimer: Service {
 
     func run() async {
         await withDiscardingTaskGroup { lanes in
-            await withGracefulShutdownHandler {
+            await withTaskCancellationOrGracefulShutdownHandler {
                 await claimUntilDraining(lanes: &lanes)
-            } onGracefulShutdown: { [state, running] in
+            } onCancelOrGracefulShutdown: { [state, running] in
                 state.startDraining()
                 // The handler is synchronous: one hop to the actor wakes a
-                // claim loop waiting for a slot, so it sees the drain.
+                // claim loop waiting for a slot (one that has not begun to
+                // wait yet sees the drain and does not).
                 Task { await running.wakeSlotWaiters() }
             }
+            // Draining is the claimer's work from now on: it counts as turning.
+            state.recordParked(.claims)
             let held = await running.count
+            guard !Task.isCancelled else {
+                // The group was cancelled (a service failed, or the graceful
+                // shutdown outlasted its limit): no grace period.
+                logger.warning("worker cancelled: releasing held jobs now", metadata: ["running": "\(held)"])
+                await running.abandon()
+                return
+            }
             logger.info("stopping: no new jobs", metadata: ["running": "\(held)", "grace_period": "\(gracePeriod)"])
-            // The grace period starts when the stop was requested; the lanes
-            // end by themselves when their jobs do.
-            lanes.addTask { [running, gracePeriod, logger] in
-                let deadline = ContinuousClock.now + gracePeriod
+            // The grace period runs from the stop signal, however long the
+            // claim loop took to notice it; the lanes end by themselves when
+            // their jobs do.
+            let deadline = (state.drainStartedAt ?? .now) + gracePeriod
+            lanes.addTask { [running, logger] in
                 while await running.count > 0 {
-                    guard ContinuousClock.now < deadline else {
+                    guard ContinuousClock.now < deadline, !Task.isCancelled else {
                         let held = await running.count
                         logger.warning("grace period over: releasing unfinished jobs", metadata: ["running": "\(held)"])
                         await running.abandon()
@@ -63,7 +74,7 @@ struct JobClaimer: Service {
         var backoff = Backoff()
         while !state.isDraining {
             state.recordParked(.claims)
-            await running.waitForFreeSlot()
+            await running.waitForFreeSlot(unless: { [state] in state.isDraining })
             state.recordTurn(of: .claims)
             guard !state.isDraining else { break }
             if state.cacheProblem != nil {

@@ -2,12 +2,12 @@
 /// counts as stuck: `/healthz` answers 503 and the systemd watchdog gets no
 /// keep-alive.
 struct LoopAllowances: Sendable {
-    /// The claim loop waits at most `--idle-wait` for work, or a Redis
+    /// The claim loop waits at most its idle wait (1 s) for work, or a Redis
     /// backoff of at most 5 s; waiting for a free slot counts as turning.
     var claims: Duration = .seconds(30)
     /// The lease keeper turns four times per lease, failures included.
     var leases: Duration
-    /// The control reader blocks at most `--idle-wait` per read, or a backoff.
+    /// The control reader blocks at most its idle wait (1 s) per read, or a backoff.
     var control: Duration = .seconds(30)
 
     /// The allowance of `loop`.

@@ -36,9 +36,10 @@ actor RunningJobs {
     /// The ids of the jobs held now.
     var ids: [String] { Array(jobs.keys) }
 
-    /// Waits until at least one slot is free.
-    func waitForFreeSlot() async {
-        guard jobs.count >= capacity else { return }
+    /// Waits until at least one slot is free, or returns at once when
+    /// `giveUp` says so (the worker drains: `wakeSlotWaiters` follows).
+    func waitForFreeSlot(unless giveUp: @Sendable () -> Bool = { false }) async {
+        guard jobs.count >= capacity, !giveUp() else { return }
         await withCheckedContinuation { slotWaiters.append($0) }
     }
 

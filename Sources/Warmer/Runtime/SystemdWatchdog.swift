@@ -19,6 +19,7 @@ struct SystemdWatchdog: Service {
         notifier.notify("READY=1\nSTATUS=claiming jobs")
         await cancelWhenGracefulShutdown {
             var toldStopping = false
+            var wasStuck = false
             while !Task.isCancelled {
                 if state.isDraining, !toldStopping {
                     toldStopping = notifier.notify("STOPPING=1\nSTATUS=draining: finishing or releasing held jobs")
@@ -26,9 +27,10 @@ struct SystemdWatchdog: Service {
                 let stuck = allowances.stuckLoops(in: state)
                 if stuck.isEmpty {
                     if notifier.watchdogPeriod != nil { notifier.notify("WATCHDOG=1") }
-                } else {
+                } else if !wasStuck {
                     logger.error("loops stuck; no keep-alive for the systemd watchdog", metadata: ["loops": "\(stuck)"])
                 }
+                wasStuck = !stuck.isEmpty
                 try? await Task.sleep(for: .seconds(1))
             }
         }

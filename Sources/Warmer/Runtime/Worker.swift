@@ -105,7 +105,8 @@ struct Worker: Sendable {
             makeHeartbeat(running),
         ]
         if let http = configuration.http {
-            let sampler = QueueSampler(queue: queue)
+            let sampler = QueueSampler(queue: queue, logger: logger)
+            services.append(sampler)
             services.append(StatusServer.make(
                 host: http.host, port: http.port, registry: http.registry, sampler: sampler,
                 readiness: Readiness(redis: http.probeClient, state: state), state: state,
@@ -122,11 +123,19 @@ struct Worker: Sendable {
             "worker": "\(workerID)", "queue": "\(queue.keys.name)", "redis": "\(queue.client.url)",
             "concurrency": "\(configuration.concurrency)",
         ])
-        let group = ServiceGroup(configuration: ServiceGroupConfiguration(
+        var groupConfiguration = ServiceGroupConfiguration(
             services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger
-        ))
+        )
+        // Bounds on the way out, so a supervisor's stop timeout (grace period
+        // plus a margin, deploy/) is never reached: the drain is the grace
+        // period, then releases and the heartbeat's removal; a shutdown
+        // stuck on an unreachable Redis is cancelled (held jobs released at
+        // once), and a cancellation that hangs ends the group anyway.
+        groupConfiguration.maximumGracefulShutdownDuration = configuration.gracePeriod + .seconds(10)
+        groupConfiguration.maximumCancellationDuration = .seconds(5)
+        let group = ServiceGroup(configuration: groupConfiguration)
         try await group.run()
         logger.info("stopped", metadata: ["worker": "\(workerID)"])
     }

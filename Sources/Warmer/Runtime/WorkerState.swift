@@ -20,6 +20,7 @@ final class WorkerState: Sendable {
 
     private struct State {
         var isDraining = false
+        var drainStartedAt: ContinuousClock.Instant?
         var cacheProblem: String?
         var turns: [Loop: ContinuousClock.Instant] = [:]
         var parked: Set<Loop> = []
@@ -37,9 +38,17 @@ final class WorkerState: Sendable {
     /// Whether a stop was requested: claim nothing more.
     var isDraining: Bool { state.withLock { $0.isDraining } }
 
-    /// Marks the worker as draining (the first stop signal).
+    /// When the drain began (the first stop signal); `nil` while running.
+    var drainStartedAt: ContinuousClock.Instant? { state.withLock { $0.drainStartedAt } }
+
+    /// Marks the worker as draining (the first stop signal); later calls change nothing.
     func startDraining() {
-        state.withLock { $0.isDraining = true }
+        let now = ContinuousClock.now
+        state.withLock { state in
+            guard !state.isDraining else { return }
+            state.isDraining = true
+            state.drainStartedAt = now
+        }
     }
 
     // MARK: The cache folder

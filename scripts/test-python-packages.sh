@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Install the Python packages the test suite uses, from PyPI (pinned), when
+# they are missing. Run by scripts/test.sh after scripts/bootstrap.sh; not
+# part of bootstrap.sh, which the worker's image build runs too (deploy/).
+#
+#   prometheus_client  the reference parser of the Prometheus text format:
+#                      tests parse `warmer worker`'s /metrics with it
+#                      (scripts/prometheus-samples.py)
+set -euo pipefail
+
+log() { echo "test-python-packages: $*" >&2; }
+
+PYTHON_PACKAGES=(prometheus_client==0.26.0)
+missing_python=()
+for requirement in "${PYTHON_PACKAGES[@]}"; do
+  module=${requirement%%==*}
+  if ! python3 -c "import $module" >/dev/null 2>&1; then
+    missing_python+=("$requirement")
+  fi
+done
+if ((${#missing_python[@]} > 0)); then
+  # Debian's own python3 comes without pip: add it (python3-pip) first.
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    SUDO=()
+    if ((EUID != 0)); then SUDO=(sudo); fi
+    log "installing python3-pip"
+    "${SUDO[@]}" apt-get update -qq
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-pip
+  fi
+  log "installing from PyPI: ${missing_python[*]}"
+  python3 -m pip install -q "${missing_python[@]}" 2>/dev/null \
+    || python3 -m pip install -q --break-system-packages "${missing_python[@]}"
+fi
