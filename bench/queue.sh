@@ -119,7 +119,9 @@ best_min() { tr ' ' '\n' <<<"$1" | grep . | sort -g | head -n 1; }
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 # --- 1. Queue throughput, every job a disk hit --------------------------------
-SMALLEST=$(find "$CORPUS" -maxdepth 1 -name 'img-*' -type f -printf '%s %p\n' | sort -n | head -n 1 | cut -d' ' -f2-)
+# (sed reads all of sort's output: with `head`, sort could die of SIGPIPE,
+# which pipefail turns into a silent exit.)
+SMALLEST=$(find "$CORPUS" -maxdepth 1 -name 'img-*' -type f -printf '%s %p\n' | sort -n | sed -n '1s/^[0-9]* //p')
 JOB_URLS="$WORK/urls-queue.txt"
 CACHE="$WORK/cache-queue"
 url_list "$JOB_URLS" "$JOBS"
