@@ -153,10 +153,13 @@ warmer_timed_batch() {
 # warmer_stop: read the worker's peak resident memory (VmHWM) into
 # run_rss_kib, then stop it (SIGTERM; it finishes or releases its jobs).
 warmer_stop() {
-  local rss
+  local rss cpu
   rss=$(awk '/^VmHWM:/ { print $2 }' "/proc/$worker_pid/status" 2>/dev/null || echo 0)
+  # CPU seconds the worker used from its start (utime + stime).
+  cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f", ($14 + $15) / hz }' "/proc/$worker_pid/stat" 2>/dev/null || echo 0)
   stop_process "$worker_pid"
   run_rss_kib=${rss:-0}
+  run_cpu_seconds=${cpu:-0}
 }
 
 # bench_pairs REF_LABEL REF_FUNCTION WARMER_LABEL WARMER_FUNCTION: run RUNS

@@ -135,3 +135,23 @@ struct ConfigFileFixture {
         try? FileManager.default.removeItem(at: folder)
     }
 }
+
+/// A `WARMER_*` variable one or two letters from a setting's is reported
+/// with the setting it likely meant; others are left alone.
+@Suite struct MisspelledVariablesTests {
+    @Test func aNearMissNamesTheSettingItLikelyMeant() {
+        let found = MisspelledVariables.find(in: [
+            "WARMER_CONCURENCY": "16", "WARMER_REDIS_UR": "redis://127.0.0.1:1", "WARMER_QUEUE": "q",
+            "WARMER_TEST_REDIS_URL": "redis://127.0.0.1:2", "HOME": "/root",
+        ])
+        #expect(found.map(\.given) == ["WARMER_CONCURENCY", "WARMER_REDIS_UR"])
+        #expect(found.map(\.meant) == ["WARMER_CONCURRENCY", "WARMER_REDIS_URL"])
+    }
+
+    @Test func aWorkerWarnsOfAMisspelledVariableAtStart() async throws {
+        let result = try await warmer(["status", "--redis-url", "redis://127.0.0.1:\(try freeLoopbackPort())", "--redis-wait", "0"],
+                                      environment: ["WARMER_QUEEU": "x"])
+        #expect(result.standardError.contains("ignoring environment variable WARMER_QUEEU: no such setting; did you mean WARMER_QUEUE?"),
+                "\(result)")
+    }
+}

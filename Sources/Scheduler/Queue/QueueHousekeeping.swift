@@ -8,6 +8,7 @@ import Logging
 struct QueueHousekeeping {
     /// One recovered or dead-lettered job or document.
     struct Entry: Equatable {
+        /// What happened to it.
         enum Kind: String {
             /// Its lease expired: back in the queue with a `stalled` event.
             case stalled

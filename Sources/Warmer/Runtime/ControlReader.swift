@@ -9,11 +9,15 @@ import ServiceLifecycle
 /// service group gives it only after the claimer has drained, so a job
 /// cancelled during the drain still stops at once.
 struct ControlReader: Service {
+    /// The queue whose control stream is followed.
     let queue: JobQueue
     /// Reserved for the control stream's XREAD BLOCK.
     let blockingClient: RedisClient
+    /// The jobs the messages apply to.
     let running: RunningJobs
+    /// Told of each turn of the loop (`/healthz`).
     let state: WorkerState
+    /// The longest blocking read.
     let idleWait: Duration
     let logger: Logger
 

@@ -15,15 +15,23 @@ import ServiceLifecycle
 /// has ended. While the cache folder takes no writes it claims nothing and
 /// checks the folder again every few seconds.
 struct JobClaimer: Service {
+    /// The queue jobs are claimed from.
     let queue: JobQueue
     /// Reserved for the intake list's BLMOVE.
     let blockingClient: RedisClient
+    /// Runs one job to its end.
     let runner: JobRunner
+    /// The jobs held now, one per busy slot.
     let running: RunningJobs
+    /// Draining, the cache folder's state, the loop's turns.
     let state: WorkerState
+    /// Checked again while the cache folder takes no writes.
     let cacheHealth: CacheFolderHealth
+    /// This worker's id, which its leases carry.
     let workerID: String
+    /// The longest wait on the intake list while idle.
     let idleWait: Duration
+    /// How long held jobs get to finish after the stop signal (`--grace-period`).
     let gracePeriod: Duration
     let logger: Logger
 
