@@ -93,4 +93,27 @@ struct PipelineTaskTests {
         #expect(c.task !== a.task)
         do { let n = starts.load(ordering: .relaxed); #expect(n == 2) }
     }
+
+    @Test func anOperationStoredAfterAPriorityChangeWaitsAtTheNewPriority() {
+        // Given a queue whose only slot is taken, so that what is enqueued waits
+        let queue = WorkQueue(name: "test", maxConcurrentOperationCount: 1)
+        let release = DispatchSemaphore(value: 0)
+        let blocker = queue.enqueue(priority: .veryHigh) { finish in
+            DispatchQueue.global().async { release.wait(); finish() }
+        }
+        defer { release.signal(); _ = blocker }
+        let task = PipelineTask<Int>(starter: { _ in })
+        let subscriber = task.subscribe(priority: .low, origins: { [request] }) { _ in }!
+
+        // When the task's work is enqueued at the priority read then, the
+        // task is raised before the operation is stored (the interleaving
+        // that a concurrent `setPriority` produces), and only then stored
+        let operation = queue.enqueue(priority: task.priority) { finish in finish() }
+        subscriber.setPriority(.veryHigh)
+        task.setOperation(operation)
+
+        // Then the operation waits at the task's current priority
+        #expect(task.priority == .veryHigh)
+        #expect(operation.priority == .veryHigh)
+    }
 }

@@ -162,13 +162,16 @@ final class PipelineTask<Value: Sendable>: Sendable {
     }
 
     /// Records the queued operation doing this task's work: it follows the
-    /// task's priority and is cancelled on disposal.
+    /// task's priority and is cancelled on disposal. It is moved to the
+    /// task's current priority at once (as `setDependency` does): the
+    /// caller enqueued it at the priority it read earlier, and a change in
+    /// between would otherwise be lost.
     func setOperation(_ operation: WorkItem) {
-        let ended = state.withLock { state in
+        let (ended, priority) = state.withLock { state in
             if !state.isEnded { state.operation = operation }
-            return state.isEnded
+            return (state.isEnded, state.priority)
         }
-        if ended { operation.cancel() }
+        if ended { operation.cancel() } else { operation.setPriority(priority) }
     }
 
     /// Runs `hook` when the task is disposed (at once if it already was).
