@@ -160,4 +160,47 @@ struct ImagePipelineTests {
         cache.flush()
         #expect(!cache.containsData(for: url.absoluteString))
     }
+
+    @Test func aQueuedDiskReadFollowsTheTasksPriorityAndLeavesTheQueueWhenCancelled() async throws {
+        // Given two cached images, and every slot of the data-caching queue taken
+        let files = try (0..<2).map { try Origin.makeImage(TestEnvironment.uniqueName("queued-read-\($0)")) }
+        let requests = try files.map { ImageRequest(url: try Origin.url(of: $0), priority: .low) }
+        for request in requests { _ = try await pipeline.loadData(for: request).response }
+        let queue = pipeline.queues.dataCaching
+        let release = DispatchSemaphore(value: 0), markerGate = DispatchSemaphore(value: 0)
+        let slots = pipeline.configuration.concurrency.dataCaching
+        let blockers = (0..<slots).map { _ in queue.enqueueBlocking(priority: .veryHigh) { release.wait() } }
+        defer {
+            for _ in blockers { release.signal() }
+            markerGate.signal()
+        }
+
+        // When a loadData waits (low) for its disk read, work at normal
+        // priority queues behind it, and the task is raised to very high
+        let task = pipeline.loadData(for: requests[0])
+        let queued = await eventually { queue.waitingCount == 1 }
+        try #require(queued, "the disk read was not queued")
+        let markerRan = Counter(), markerRanFirst = Counter()
+        let marker = queue.enqueueBlocking(priority: .normal) { [task] in
+            if !task.isFinished { markerRanFirst.add(1) }
+            markerRan.add(1)
+            markerGate.wait()
+        }
+        task.priority = .veryHigh
+        release.signal() // one slot frees
+
+        // Then the read takes that slot before the normal-priority work
+        // (which takes the slot the read frees, and holds it)
+        let bothRan = await eventually { task.isFinished && markerRan.value == 1 }
+        #expect(bothRan)
+        #expect(markerRanFirst.value == 0, "the read did not follow the task to its new priority")
+
+        // And a read whose task is cancelled while it waits leaves the queue
+        let cancelled = pipeline.loadData(for: requests[1])
+        let queuedAgain = await eventually { queue.waitingCount == 1 }
+        try #require(queuedAgain, "the second disk read was not queued")
+        cancelled.cancel()
+        #expect(queue.waitingCount == 0)
+        _ = marker
+    }
 }

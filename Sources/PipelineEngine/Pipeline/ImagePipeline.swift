@@ -195,8 +195,10 @@ public final class ImagePipeline: Sendable {
     }
 
     /// Finishes a `loadData` task with the bytes, reading a cached file on
-    /// the data-caching queue. When the cache held only metadata (or the file
-    /// vanished), downloads the data again, skipping the cache.
+    /// the data-caching queue. The queued read is the task's work from then
+    /// on (as in Nuke): a priority change moves it, a cancel takes it out of
+    /// the queue. When the cache held only metadata (or the file vanished),
+    /// downloads the data again, skipping the cache.
     private func deliverBytes(of loaded: LoadedData, to task: ImageTask) {
         let request = task.request
         let finish: @Sendable (Data) -> Void = { data in
@@ -205,7 +207,7 @@ public final class ImagePipeline: Sendable {
                 cacheURL: loaded.cacheURL, data: data, downloadAttempts: loaded.downloadAttempts)))
         }
         if let body = loaded.body { return finish(body) }
-        _ = queues.dataCaching.enqueueBlocking(priority: task.priority) { [self] in
+        let read = queues.dataCaching.enqueueBlocking(priority: task.priority) { [self] in
             guard !task.isFinished else { return }
             if let data = loaded.bytes(in: configuration.dataCache) { return finish(data) }
             var uncached = request
@@ -216,6 +218,7 @@ public final class ImagePipeline: Sendable {
             }
             task.attach(retry.erased)
         }
+        task.attach(AnySubscription(setPriority: read.setPriority, unsubscribe: read.cancel))
     }
 
     /// - Parameter source: the original data, when a variant check just loaded it.

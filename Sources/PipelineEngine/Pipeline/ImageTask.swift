@@ -34,7 +34,9 @@ public final class ImageTask: Sendable, Identifiable {
 
     private struct State {
         var priority: ImagePriority
-        var subscription: AnySubscription?
+        /// The work the task waits on: its subscription to the task graph,
+        /// and any queued operation of its own (a disk read).
+        var subscriptions: [AnySubscription] = []
         var result: Result<ImageResponse, ImagePipelineError>?
         var waiters: [CheckedContinuation<Result<ImageResponse, ImagePipelineError>, Never>] = []
         var observers: [@Sendable (Result<ImageResponse, ImagePipelineError>) -> Void] = []
@@ -56,18 +58,18 @@ public final class ImageTask: Sendable, Identifiable {
     public var priority: ImagePriority {
         get { state.withLock { $0.priority } }
         set {
-            let subscription = state.withLock { state -> AnySubscription? in
-                guard state.result == nil, state.priority != newValue else { return nil }
+            let subscriptions = state.withLock { state -> [AnySubscription] in
+                guard state.result == nil, state.priority != newValue else { return [] }
                 state.priority = newValue
-                return state.subscription
+                return state.subscriptions
             }
-            subscription?.setPriority(newValue)
+            for subscription in subscriptions { subscription.setPriority(newValue) }
         }
     }
 
     /// Cancels the task. Shared work continues while other tasks need it.
     public func cancel() {
-        if let subscription = finish(with: .failure(.cancelled)) {
+        for subscription in finish(with: .failure(.cancelled)) {
             subscription.unsubscribe()
         }
     }
@@ -106,16 +108,19 @@ public final class ImageTask: Sendable, Identifiable {
     /// Whether the task has finished (or was cancelled).
     var isFinished: Bool { state.withLock { $0.result != nil } }
 
-    /// Records the subscription doing the task's work. If the task was
-    /// cancelled meanwhile, the subscription is dropped at once.
+    /// Adds a subscription doing the task's work: later priority changes
+    /// and a cancel reach it. If the task was cancelled meanwhile, the
+    /// subscription is dropped at once; otherwise it is given the task's
+    /// current priority (the work may have been started at a priority read
+    /// before a change).
     func attach(_ subscription: AnySubscription) {
         let (cancelled, priority) = state.withLock { state in
-            if state.result == nil { state.subscription = subscription }
+            if state.result == nil { state.subscriptions.append(subscription) }
             return (state.result != nil, state.priority)
         }
         if cancelled {
             subscription.unsubscribe()
-        } else if priority != request.priority {
+        } else {
             subscription.setPriority(priority)
         }
     }
@@ -142,17 +147,17 @@ public final class ImageTask: Sendable, Identifiable {
         emit.yield(.retrying(retry))
     }
 
-    /// Ends the task (the first outcome wins) and returns the subscription to
-    /// drop when it was cancelled.
+    /// Ends the task (the first outcome wins) and returns the subscriptions
+    /// to drop when it was cancelled.
     @discardableResult
-    func finish(with result: Result<ImageResponse, ImagePipelineError>) -> AnySubscription? {
+    func finish(with result: Result<ImageResponse, ImagePipelineError>) -> [AnySubscription] {
         let ended = state.withLock { state in
             guard state.result == nil else { return nil as State? }
             state.result = result
-            defer { state.waiters = []; state.observers = []; state.subscription = nil }
+            defer { state.waiters = []; state.observers = []; state.subscriptions = [] }
             return state
         }
-        guard let ended else { return nil }
+        guard let ended else { return [] }
         if case .failure(.cancelled) = result {
             emit.yield(.cancelled)
         } else {
@@ -161,6 +166,6 @@ public final class ImageTask: Sendable, Identifiable {
         emit.finish()
         for waiter in ended.waiters { waiter.resume(returning: result) }
         for observer in ended.observers { observer(result) }
-        return ended.subscription
+        return ended.subscriptions
     }
 }
