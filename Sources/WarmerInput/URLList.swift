@@ -52,11 +52,16 @@ public struct URLList: Sendable {
     }
 
     /// The verdict of `URLComponents`: the scheme is `http` or `https` (any
-    /// case) and the host is not empty.
+    /// case), the host is not empty, a port is within 1–65535, and the text
+    /// holds no whitespace or control character (which `URLComponents`
+    /// would quietly escape, but which libcurl refuses as a malformed URL,
+    /// and which no URL in a list means).
     public static func fullVerdict(_ text: String) -> Bool {
-        guard let components = URLComponents(string: text),
+        guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F }),
+              let components = URLComponents(string: text),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               let host = components.host, !host.isEmpty else { return false }
+        if let port = components.port, !(1...65_535).contains(port) { return false }
         return true
     }
 
@@ -94,6 +99,14 @@ public struct URLList: Sendable {
             let authorityEnd = hostEnd ?? bytes.count
             let host = bytes[hostStart..<(portStart.map { $0 - 1 } ?? authorityEnd)]
             guard !host.isEmpty, !containsIDNALabel(host) else { return nil }
+            if let portStart {
+                // Up to five digits: 1–65535 is a port, anything else is not
+                // (longer runs, leading zeros and all, are left to `fullVerdict`).
+                let digits = bytes[portStart..<authorityEnd]
+                guard (1...5).contains(digits.count) else { return nil }
+                let port = digits.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+                return (1...65_535).contains(port)
+            }
             return true
         } ?? nil
     }

@@ -39,6 +39,21 @@ struct DataLoaderTests {
         }
     }
 
+    @Test func aMalformedURLFailsAsInvalidAndIsNotRetried() async throws {
+        // A port out of range reaches libcurl only if something let it past
+        // the URL checks: libcurl refuses it (curl error 3), which no later
+        // attempt changes.
+        let error = await #expect(throws: DataLoaderError.self) {
+            try await loader.data(from: URL(string: "http://127.0.0.1:99999/x.jpg")!)
+        }
+        guard case .invalidURL = error else {
+            Issue.record("expected invalid_url, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.code == "invalid_url")
+        #expect(!RetryPolicy.isTransient(error!))
+    }
+
     @Test func refusedConnectionFailsWithATransportError() async throws {
         let error = await #expect(throws: DataLoaderError.self) {
             try await loader.data(from: URL(string: "http://127.0.0.1:1/x.jpg")!)

@@ -7,6 +7,24 @@ import TestSupport
 /// get past it.
 @Suite(.serialized)
 struct BadInputTests {
+    @Test func enqueueRefusesPortsOutOfRangeAndURLsWithSpaces() async throws {
+        // Given URLs libcurl could never fetch (it fails them as malformed, curl error 3)
+        let queue = try QueueProbe()
+        let folder = try TestEnvironment.temporaryDirectory("urls")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("urls.txt")
+        let lines = ["http://127.0.0.1:99999/x.jpg", "http://127.0.0.1/a b.jpg", "http://127.0.0.1:8080/ok.jpg"]
+        try Data(lines.joined(separator: "\n").utf8).write(to: file)
+
+        // When they are enqueued, then they are refused, each line named, and nothing is queued
+        let result = try await warmer(["enqueue"] + queue.redisArguments + [file.path])
+        #expect(result.exited && result.status != 0, "\(result)")
+        #expect(result.standardError.contains("line 1: http://127.0.0.1:99999/x.jpg"), "\(result)")
+        #expect(result.standardError.contains("line 2: http://127.0.0.1/a b.jpg"), "\(result)")
+        #expect(!result.standardError.contains("line 3"), "\(result)")
+        #expect(try await queue.queue.queuedCount() == 0)
+    }
+
     @Test func enqueueRefusesAFileWithBadLinesAndEnqueuesNothing() async throws {
         // Given a URL file whose lines 3 and 5 are not http(s) URLs
         let queue = try QueueProbe()

@@ -124,6 +124,9 @@ extension DataLoaderError {
             self = .timedOut
         case CURLE_UNSUPPORTED_PROTOCOL:
             self = .unsupportedScheme
+        case CURLE_URL_MALFORMAT, CURLE_NOT_BUILT_IN:
+            // No attempt can succeed: permanent, as `invalid_url`.
+            self = .invalidURL(CurlRuntime.describe(code))
         case CURLE_TOO_MANY_REDIRECTS:
             self = .tooManyRedirects
         case CURLE_FILESIZE_EXCEEDED:
