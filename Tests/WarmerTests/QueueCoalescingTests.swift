@@ -7,6 +7,36 @@ import TestSupport
 /// origin serves it once, and it counts in every batch.
 @Suite(.serialized)
 struct QueueCoalescingTests {
+    @Test func aBatchThatJoinsARunningJobGetsItsLaterProgressEvents() async throws {
+        // Given a worker downloading one large image slowly (several seconds) for batch A
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let images = try await Origin.makeImages("join", count: 1, width: 1200, height: 1200, slow: true)
+
+        try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 1) { workers in
+            let a = try await queue.enqueue(images.map(\.url))
+            let progressing = await eventually {
+                ((try? await queue.events(ofBatch: a)) ?? []).contains { $0.kind == .progress }
+            }
+            try #require(progressing, "the job sent no progress:\n\(workers.logs)")
+
+            // When batch B asks for the same URL while it runs
+            let b = try await queue.enqueue(images.map(\.url))
+            _ = try await queue.waitUntilFinished(batch: b, timeout: .seconds(60))
+
+            // Then B's stream has the job's progress events from then on, as A's has
+            let eventsA = try await queue.events(ofBatch: a), eventsB = try await queue.events(ofBatch: b)
+            let job = try #require(eventsA.first { $0.kind == .started }?.jobID)
+            let progressB = eventsB.filter { $0.kind == .progress && $0.jobID == job }
+            #expect(!progressB.isEmpty, "B got no progress event of the job it joined:\n\(eventsB.summary)")
+            let joinedAt = try #require(eventsB.first?.timestamp)
+            let laterInA = eventsA.filter { $0.kind == .progress && ($0.timestamp ?? 0) > joinedAt + 300 }
+            #expect(progressB.count >= laterInA.count, "A: \(laterInA.count) progress events after the join, B: \(progressB.count)")
+            #expect(eventsB.contains { $0.kind == .completed && $0.jobID == job }, "\(eventsB.summary)")
+        }
+    }
+
     @Test func twoBatchesSharing50URLsCause50OriginRequestsAndBothCountThem() async throws {
         // Given sixty images, and two batches that share the first fifty and
         // each have five of their own
