@@ -53,6 +53,7 @@ struct CacheFolderTests {
         try await withWorkers(queue: queue, cacheDirectory: folder.url, concurrency: 2,
                               arguments: ["--http-port", String(port)]) { workers in
             let worker = workers[0]
+            try await http.waitUntilAnswering()
             try folder.remount(writable: false)
 
             // When it claims jobs it cannot store

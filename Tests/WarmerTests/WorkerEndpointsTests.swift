@@ -20,6 +20,7 @@ struct WorkerEndpointsTests {
 
         try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 2,
                               arguments: ["--http-port", String(port)]) { workers in
+            try await http.waitUntilAnswering()
             let batch = try await queue.enqueue(images.map(\.url) + missing)
 
             // When /metrics is scraped while the batch runs, and after it ended
@@ -96,6 +97,7 @@ struct WorkerEndpointsTests {
         let http = HTTPProbe(port: port)
 
         try await withWorkers(queue: queue, cacheDirectory: cache, arguments: ["--http-port", String(port)]) { workers in
+            try await http.waitUntilAnswering()
             let ready = await http.get("/readyz")
             #expect(ready?.status == 200, "\(ready.map { "\($0)" } ?? "no answer")")
 
@@ -128,6 +130,7 @@ struct WorkerEndpointsTests {
         try await withWorkers(queue: queue, cacheDirectory: cache, gracePeriod: 30,
                               arguments: ["--http-port", String(port)]) { workers in
             let worker = workers[0]
+            try await http.waitUntilAnswering()
             let batch = try await queue.enqueue(images.map(\.url))
             let started = await eventually {
                 ((try? await queue.events(ofBatch: batch)) ?? []).contains { $0.kind == .started }
@@ -159,6 +162,7 @@ struct WorkerEndpointsTests {
         let port = try freeLoopbackPort()
 
         try await withWorkers(queue: queue, cacheDirectory: cache, arguments: ["--http-port", String(port)]) { _ in
+            try await HTTPProbe(port: port).waitUntilAnswering()
             let answer = try #require(await HTTPProbe(port: port).get("/healthz"))
             #expect(answer.status == 200, "\(answer)")
             let ages = answer.json["loop_ages_seconds"] as? [String: Double] ?? [:]

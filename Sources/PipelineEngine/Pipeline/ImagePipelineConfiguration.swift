@@ -22,6 +22,11 @@ extension ImagePipeline {
         public var rateLimit = RateLimiterConfiguration()
         /// Whether identical work is shared between tasks. Default: true.
         public var isTaskCoalescingEnabled = true
+        /// Whether a downloaded body must begin like an image the pipeline
+        /// reads (JPEG, PNG, GIF, WebP, AVIF, HEIF): anything else (an HTML
+        /// soft 404, a login page) fails as `notAnImage` and is not stored.
+        /// Default: true; off for warming other kinds of files.
+        public var requiresImageData = true
         /// Limits against hostile images (pixel count, allowed formats).
         public var imageLimits = ImageLimits()
         /// Limits on what processing may produce (output size, blur, steps).

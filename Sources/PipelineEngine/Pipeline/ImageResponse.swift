@@ -55,6 +55,10 @@ public enum ImagePipelineError: Error, Sendable, Equatable, CustomStringConverti
     case dataLoadingFailed(DataLoaderError)
     /// The data was downloaded but could not be written to the disk cache.
     case dataCacheWriteFailed(String)
+    /// The origin answered with something that is not an image the
+    /// pipeline reads (an HTML page, say): nothing was stored. The
+    /// associated text shows how the body begins.
+    case notAnImage(String)
     /// Decoding, processing or encoding failed, or the image was refused
     /// (too many pixels, a format that is not allowed).
     case imageProcessingFailed(ImageProcessingError)
@@ -67,6 +71,7 @@ public enum ImagePipelineError: Error, Sendable, Equatable, CustomStringConverti
         case .dataMissingInCache: "data_missing_in_cache"
         case .dataLoadingFailed(let error): error.code
         case .dataCacheWriteFailed: "cache_write_failed"
+        case .notAnImage: "not_an_image"
         case .imageProcessingFailed(let error): error.code
         case .cancelled: "cancelled"
         }
@@ -78,6 +83,7 @@ public enum ImagePipelineError: Error, Sendable, Equatable, CustomStringConverti
         case .dataMissingInCache: "The data is not in the cache and the request forbids loading it"
         case .dataLoadingFailed(let error): error.description
         case .dataCacheWriteFailed(let reason): "Could not write to the disk cache: \(reason)"
+        case .notAnImage(let beginning): "The response is not an image (JPEG, PNG, GIF, WebP, AVIF or HEIF); it begins \(beginning)"
         case .imageProcessingFailed(let error): error.description
         case .cancelled: "The task was cancelled"
         }

@@ -157,6 +157,10 @@ extension DataDownload {
     private func store(
         _ body: Data, status: Int, headers: [String: String], requestTime: Date, responseTime: Date, attempts: Int
     ) async -> Result<LoadedData, ImagePipelineError> {
+        if configuration.requiresImageData, ImageFormat(sniffing: body) == nil {
+            if partial != nil { configuration.dataCache?.removePartialData(for: key) }
+            return .failure(.notAnImage(Self.beginning(of: body)))
+        }
         let network = LoadedData(body: body, cacheURL: nil, source: .network, downloadAttempts: attempts)
         guard let dataCache = configuration.dataCache else { return .success(network) }
         let storesData = task.requests.contains(where: configuration.dataCachePolicy.storesOriginalData(for:))
@@ -268,3 +272,14 @@ extension DataDownload {
     }
 }
 
+extension DataDownload {
+    /// How `body` begins, for an error message: its first 24 bytes, quoted,
+    /// with anything unprintable escaped (`\u{0}`), or "empty".
+    static func beginning(of body: Data) -> String {
+        guard !body.isEmpty else { return "empty" }
+        let text = body.prefix(24).map { byte -> String in
+            (0x20..<0x7F).contains(byte) && byte != UInt8(ascii: "\"") ? String(UnicodeScalar(byte)) : "\\u{\(String(byte, radix: 16))}"
+        }.joined()
+        return "\"\(text)\"" + (body.count > 24 ? "…" : "")
+    }
+}

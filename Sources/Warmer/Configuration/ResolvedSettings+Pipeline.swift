@@ -8,6 +8,7 @@ extension ResolvedSettings {
         var configuration = ImagePipeline.Configuration(dataLoader: dataLoader, dataCache: dataCache)
         configuration.dataCachePolicy = self[Settings.dataCachePolicy]
         configuration.dataCacheMode = self[Settings.cacheMode]
+        configuration.requiresImageData = !self[Settings.acceptNonImages]
         let memoryCacheSize = self[Settings.memoryCacheSize]
         if memoryCacheSize > 0 {
             var limits = MemoryCacheLimits.serverDefault

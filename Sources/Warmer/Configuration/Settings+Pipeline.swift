@@ -4,7 +4,14 @@ import PipelineEngine
 extension Settings {
     static let pipeline: [any AnySetting] = [
         dataCachePolicy, cacheMode, memoryCacheSize, maxPixels, maxOutputPixels, maxOutputSide, memoryBudget, imageThreads,
+        acceptNonImages,
     ]
+
+    static let acceptNonImages = Setting<Bool>(
+        "accept-non-images", kind: .switch, default: false, defaultText: "off", example: "false", valueName: nil,
+        commands: SettingCommand.downloaders,
+        help: "Store downloads that are not images (JPEG, PNG, GIF, WebP, AVIF, HEIF) instead of failing them as not_an_image: for warming other kinds of files.",
+        convert: SettingConversion.onOff)
 
     static let dataCachePolicy = Setting<DataCachePolicy>(
         "data-cache-policy", kind: .text, default: .automatic, example: "automatic", valueName: "policy",

@@ -33,6 +33,8 @@ struct SystemdWatchdog: Service {
                 wasStuck = !stuck.isEmpty
                 try? await Task.sleep(for: .seconds(1))
             }
+            // A drain shorter than a tick ends here: say it all the same.
+            if !toldStopping { notifier.notify("STOPPING=1") }
         }
     }
 }

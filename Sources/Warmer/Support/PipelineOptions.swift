@@ -26,9 +26,14 @@ struct PipelineOptions: SettingFlags {
     @Option(name: Settings.imageThreads.info.argumentName, help: Settings.imageThreads.info.argumentHelp)
     var imageThreads: String?
 
+    @Flag(name: Settings.acceptNonImages.info.argumentName, inversion: .prefixedNo,
+          help: Settings.acceptNonImages.info.argumentHelp)
+    var acceptNonImages: Bool?
+
     var givenFlags: GivenFlags {
         GivenFlags()
             .with(Settings.dataCachePolicy, dataCachePolicy)
+            .with(Settings.acceptNonImages, acceptNonImages)
             .with(Settings.cacheMode, cacheMode)
             .with(Settings.memoryCacheSize, memoryCacheSize)
             .with(Settings.maxPixels, maxPixels)

@@ -37,6 +37,13 @@ struct HTTPProbe: Sendable {
         return Answer(status: http.statusCode, body: String(decoding: data, as: UTF8.self))
     }
 
+    /// Waits until the server answers at all (a worker logs `started` just
+    /// before its services, the HTTP server among them, begin).
+    func waitUntilAnswering() async throws {
+        let answering = await eventually { await get("/healthz") != nil }
+        guard answering else { throw HarnessError("nothing answers on 127.0.0.1:\(port)") }
+    }
+
     /// `/metrics`, parsed by prometheus_client's parser (scripts/prometheus-samples.py).
     /// - Throws: when the endpoint does not answer 200 or the text does not parse.
     func metrics() async throws -> [Sample] {
