@@ -46,7 +46,7 @@ public enum DataLoaderError: Error, Sendable, Equatable, CustomStringConvertible
         case .timedOut: "The download timed out"
         case .tooManyRedirects: "Too many redirects"
         case .cancelled: "The download was cancelled"
-        case .addressRefused(let address): "Refused to connect to \(address): not a public address (see AddressPolicy, --allow-host)"
+        case .addressRefused(let address): "Refused to connect to \(address): not a public address (allow it with --allow-host, --allow-network or --allow-private-networks)"
         case .transport(let code, let message): "\(message) (curl error \(code))"
         }
     }

@@ -38,6 +38,14 @@ extension JobQueue {
         try await inChunks(purgeDeadScript, ids)
     }
 
+    /// Which of `ids` are not dead letters of this queue (never were, or
+    /// were retried or purged since), in the order given.
+    public func unknownDeadLetters(among ids: [String]) async throws(SchedulerError) -> [String] {
+        guard !ids.isEmpty else { return [] }
+        let scores = try await send(["ZMSCORE", keys.dead] + ids).array
+        return zip(ids, scores).filter { $0.1 == .null }.map(\.0)
+    }
+
     /// Runs a dead-letter script on `ids`, or on the whole set 1,000 entries per call.
     private func inChunks(_ script: QueueScript, _ ids: [String]?) async throws(SchedulerError) -> Int {
         if let ids {

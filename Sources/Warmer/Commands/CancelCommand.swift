@@ -20,7 +20,8 @@ struct CancelCommand: AsyncParsableCommand, ConfiguredCommand {
     var jobs: [String] = []
 
     func validate() throws {
-        guard (batch == nil) != jobs.isEmpty else { throw ValidationError("Give a batch id or --job IDs, not both") }
+        if batch == nil, jobs.isEmpty { throw ValidationError("Give a batch id or --job IDs: nothing to cancel") }
+        if batch != nil, !jobs.isEmpty { throw ValidationError("Give a batch id or --job IDs, not both") }
     }
 
     static let settingCommand = SettingCommand.cancel

@@ -67,8 +67,10 @@ struct DeadCommand: AsyncParsableCommand {
             let settings = try await resolveSettings()
             settings.bootstrapLogging()
             let queue = try settings.makeQueue()
+            let unknown = try await selection.unknown(in: queue, patience: settings.redisPatience)
             let count = try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.retryDeadLetters(selection.ids) }
             Console.write("retried \(count)\n")
+            try DeadLetterSelection.report(unknown)
         }
     }
 
@@ -89,8 +91,10 @@ struct DeadCommand: AsyncParsableCommand {
             let settings = try await resolveSettings()
             settings.bootstrapLogging()
             let queue = try settings.makeQueue()
+            let unknown = try await selection.unknown(in: queue, patience: settings.redisPatience)
             let count = try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.purgeDeadLetters(selection.ids) }
             Console.write("purged \(count)\n")
+            try DeadLetterSelection.report(unknown)
         }
     }
 }
@@ -109,4 +113,17 @@ struct DeadLetterSelection: ParsableArguments {
 
     /// The ids, or `nil` for all.
     var ids: [String]? { all ? nil : given }
+
+    /// The given ids that are no dead letters of `queue` (none with `--all`).
+    func unknown(in queue: JobQueue, patience: RedisPatience) async throws -> [String] {
+        guard let ids else { return [] }
+        return try await patience.run { () async throws(SchedulerError) in try await queue.unknownDeadLetters(among: ids) }
+    }
+
+    /// After acting on the others: names the ids that were no dead letters
+    /// and fails the command (exit 1), so a typo is not a silent success.
+    static func report(_ unknown: [String]) throws {
+        guard !unknown.isEmpty else { return }
+        throw WarmerError.unknownDeadLetters(unknown)
+    }
 }

@@ -23,7 +23,8 @@ struct PriorityCommand: AsyncParsableCommand, ConfiguredCommand {
     var jobs: [String] = []
 
     func validate() throws {
-        guard (batch == nil) != jobs.isEmpty else { throw ValidationError("Give --batch ID or --job IDs, not both") }
+        if batch == nil, jobs.isEmpty { throw ValidationError("Give --batch ID or --job IDs: whose priority to change") }
+        if batch != nil, !jobs.isEmpty { throw ValidationError("Give --batch ID or --job IDs, not both") }
     }
 
     static let settingCommand = SettingCommand.priority

@@ -9,6 +9,8 @@ enum WarmerError: Error, CustomStringConvertible {
     case notCached(String)
     /// A self-check at start failed: the worker refuses to start.
     case cannotStart(String)
+    /// `dead retry`/`dead purge` ids that are no dead letters.
+    case unknownDeadLetters([String])
 
     var description: String {
         switch self {
@@ -18,6 +20,7 @@ enum WarmerError: Error, CustomStringConvertible {
         case .processingNeedsProcessedDestination: "Processing flags need --destination processed (the disk destination stores the original bytes)"
         case .notCached(let url): "Not in the cache: \(URLCredentials.masked(url))"
         case .cannotStart(let reason): "Cannot start: \(URLCredentials.masked(reason))"
+        case .unknownDeadLetters(let ids): "Not dead-lettered in this queue (see `warmer dead list`): \(ids.joined(separator: ", "))"
         }
     }
 }
