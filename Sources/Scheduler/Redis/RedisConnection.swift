@@ -89,7 +89,11 @@ public final class RedisConnection {
         for _ in commands {
             var raw: UnsafeMutableRawPointer?
             guard redisGetReply(context, &raw) == REDIS_OK, let raw else {
-                let message = context.pointee.err != 0 ? String(cString: warmer_redis_errstr(context)) : "no reply"
+                var message = context.pointee.err != 0 ? String(cString: warmer_redis_errstr(context)) : "no reply"
+                // hiredis reports a read that outlasted the timeout as EAGAIN's text.
+                if message == String(cString: strerror(EAGAIN)) {
+                    message = "no reply from \(url.host):\(url.port): timed out after \(timeout.components.seconds) s"
+                }
                 disconnect()
                 throw .connection(message)
             }
