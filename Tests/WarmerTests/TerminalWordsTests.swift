@@ -46,6 +46,36 @@ struct TerminalWordsTests {
         #expect(!said.contains("AddressPolicy"), "\(result)")
     }
 
+    @Test func inspectingAMistypedCacheFolderCreatesNothing() async throws {
+        let parent = try TestEnvironment.temporaryDirectory("typo")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let typo = parent.appendingPathComponent("typo")
+        for command in [["cache", "path"], ["cache", "get"]] {
+            let result = try await warmer(command + ["--cache-dir", typo.path, "https://example.com/a.jpg"])
+            #expect(result.status != 0, "\(result)")
+            #expect(result.standardError.contains("No cache folder at \(typo.path)"), "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: typo.path), "\(command) created \(typo.path)")
+        }
+    }
+
+    @Test func aCacheFolderThatIsAFileIsSaidInWords() async throws {
+        let parent = try TestEnvironment.temporaryDirectory("file-cache")
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let file = parent.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: file)
+        let queue = try QueueProbe()
+        let list = parent.appendingPathComponent("urls.txt")
+        try Data("https://example.com/a.jpg\n".utf8).write(to: list)
+        for command in [["cache", "path", "https://example.com/a.jpg"], ["warm", list.path], ["worker"] + queue.redisArguments] {
+            let arguments = [command[0]] + (command[0] == "cache" ? [command[1]] : []) + ["--cache-dir", file.path]
+                + command.dropFirst(command[0] == "cache" ? 2 : 1)
+            let result = try await warmer(arguments, timeout: .seconds(30))
+            #expect(result.status != 0, "\(result)")
+            #expect(result.standardError.contains("\(file.path) is a file, not a folder"), "\(result)")
+            #expect(!result.standardError.contains("NSCocoaErrorDomain"), "\(result)")
+        }
+    }
+
     @Test func aRedisThatNeverAnswersIsReportedAsATimeout() async throws {
         // Given a port that accepts connections (the kernel's backlog) and never answers
         let silent = try SilentListener()

@@ -29,7 +29,7 @@ struct CacheCommand: AsyncParsableCommand {
         var settingFlags: GivenFlags { cache.givenFlags }
 
         func run() async throws {
-            let dataCache = try await resolveSettings().makeDataCache()
+            let dataCache = try await resolveSettings().makeDataCache(creating: false)
             let key = try CacheCommand.key(for: url, processing)
             Console.write(dataCache.url(for: key).path + "\n")
             guard dataCache.containsData(for: key) else { throw WarmerError.notCached(url) }
@@ -55,7 +55,7 @@ struct CacheCommand: AsyncParsableCommand {
         var settingFlags: GivenFlags { cache.givenFlags }
 
         func run() async throws {
-            let dataCache = try await resolveSettings().makeDataCache()
+            let dataCache = try await resolveSettings().makeDataCache(creating: false)
             let key = try CacheCommand.key(for: url, processing)
             guard let data = dataCache.cachedData(for: key) else { throw WarmerError.notCached(url) }
             if let output {

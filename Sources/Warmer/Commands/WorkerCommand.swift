@@ -75,6 +75,10 @@ struct WorkerCommand: AsyncParsableCommand, ConfiguredCommand {
     private func checkBeforeStarting(
         queue: JobQueue, cacheHealth: CacheFolderHealth, patience: RedisPatience, wait: Double
     ) async throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: cacheHealth.directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw WarmerError.cannotStart(WarmerError.cacheFolderIsAFile(cacheHealth.directory.path).description)
+        }
         try? FileManager.default.createDirectory(at: cacheHealth.directory, withIntermediateDirectories: true)
         if let problem = cacheHealth.problem() {
             throw WarmerError.cannotStart("cache folder \(problem)")

@@ -14,8 +14,17 @@ extension ResolvedSettings {
         return base.appendingPathComponent("warmer", isDirectory: true)
     }
 
-    /// Opens the disk cache.
-    func makeDataCache() throws -> DataCache {
-        try DataCache(directory: cacheDirectory, sizeLimit: self[Settings.cacheSizeLimit] << 20)
+    /// Opens the disk cache, creating its folder unless `creating` is false
+    /// (the inspection commands create nothing: a mistyped `--cache-dir` is
+    /// an error, not a new empty folder).
+    /// - Throws: `WarmerError.cacheFolderIsAFile` or `.noCacheFolder`, in
+    ///   words rather than a Foundation error.
+    func makeDataCache(creating: Bool = true) throws -> DataCache {
+        let directory = cacheDirectory
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory)
+        if exists, !isDirectory.boolValue { throw WarmerError.cacheFolderIsAFile(directory.path) }
+        if !exists, !creating { throw WarmerError.noCacheFolder(directory.path) }
+        return try DataCache(directory: directory, sizeLimit: self[Settings.cacheSizeLimit] << 20)
     }
 }

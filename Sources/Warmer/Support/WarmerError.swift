@@ -9,6 +9,10 @@ enum WarmerError: Error, CustomStringConvertible {
     case notCached(String)
     /// A self-check at start failed: the worker refuses to start.
     case cannotStart(String)
+    /// `--cache-dir` names a file.
+    case cacheFolderIsAFile(String)
+    /// An inspection command's `--cache-dir` does not exist.
+    case noCacheFolder(String)
     /// `dead retry`/`dead purge` ids that are no dead letters.
     case unknownDeadLetters([String])
 
@@ -20,6 +24,8 @@ enum WarmerError: Error, CustomStringConvertible {
         case .processingNeedsProcessedDestination: "Processing flags need --destination processed (the disk destination stores the original bytes)"
         case .notCached(let url): "Not in the cache: \(URLCredentials.masked(url))"
         case .cannotStart(let reason): "Cannot start: \(URLCredentials.masked(reason))"
+        case .cacheFolderIsAFile(let path): "The cache folder \(path) is a file, not a folder (--cache-dir, WARMER_CACHE_DIR)"
+        case .noCacheFolder(let path): "No cache folder at \(path) (--cache-dir, WARMER_CACHE_DIR): nothing is cached there"
         case .unknownDeadLetters(let ids): "Not dead-lettered in this queue (see `warmer dead list`): \(ids.joined(separator: ", "))"
         }
     }
