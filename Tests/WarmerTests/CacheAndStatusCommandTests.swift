@@ -37,6 +37,19 @@ struct CacheAndStatusCommandTests {
         #expect(!FileManager.default.fileExists(atPath: missingPath))
     }
 
+    @Test func statusGivesABatchsTimesInISO8601UTCBesideTheMilliseconds() async throws {
+        let queue = try QueueProbe()
+        let batch = try await queue.enqueue([try Origin.url(path: TestEnvironment.uniqueName("times") + ".jpg")])
+        let result = try await warmer(["status"] + queue.redisArguments + [batch])
+        #expect(result.status == 0, "\(result)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let milliseconds = try #require((object["createdAt"] as? NSNumber)?.int64Value, "\(result)")
+        let text = try #require(object["createdAtUTC"] as? String, "\(result)")
+        #expect(text.hasSuffix("Z"), "\(text)")
+        let parsed = try Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        #expect(Int64((parsed.timeIntervalSince1970 * 1000).rounded()) == milliseconds, "\(text) vs \(milliseconds)")
+    }
+
     @Test func statusOfAnUnknownBatchFailsWithAClearMessage() async throws {
         // Given a queue that never saw this batch
         let queue = try QueueProbe()

@@ -27,10 +27,26 @@ struct StatusCommand: AsyncParsableCommand, ConfiguredCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data = if let batch {
-            try encoder.encode(try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.status(ofBatch: batch) })
+            try Self.withUTCTimes(encoder.encode(
+                try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.status(ofBatch: batch) }))
         } else {
             try encoder.encode(try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.statistics() })
         }
         Console.write(String(decoding: data, as: UTF8.self) + "\n")
+    }
+
+    /// Adds, beside each epoch-millisecond time of a batch (`createdAt`,
+    /// `finishedAt`, `cancelledAt`), the same instant in ISO 8601 UTC
+    /// (`createdAtUTC`: `2026-11-25T13:30:00.123Z`), for people reading it.
+    static func withUTCTimes(_ json: Data) throws -> Data {
+        guard var object = try JSONSerialization.jsonObject(with: json) as? [String: Any] else { return json }
+        for key in ["createdAt", "finishedAt", "cancelledAt"] {
+            guard let milliseconds = (object[key] as? NSNumber)?.int64Value, milliseconds >= 0 else { continue }
+            // Whole seconds through the formatter, the milliseconds by hand:
+            // a Double of seconds can print .569 for .570.
+            let seconds = Date(timeIntervalSince1970: Double(milliseconds / 1000)).formatted(.iso8601)
+            object[key + "UTC"] = seconds.dropLast() + String(format: ".%03dZ", Int(milliseconds % 1000))
+        }
+        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
     }
 }
