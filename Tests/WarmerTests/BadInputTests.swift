@@ -7,6 +7,23 @@ import TestSupport
 /// get past it.
 @Suite(.serialized)
 struct BadInputTests {
+    @Test func enqueueOfABinaryFileEscapesWhatItQuotes() async throws {
+        // Given a binary file (an image, say) given by mistake as the URL list
+        let queue = try QueueProbe()
+        let folder = try TestEnvironment.temporaryDirectory("binary")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("photo.jpg")
+        try Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10, 0x4A, 0x46, 0x1B, 0x5B, 0x32, 0x4A, 0x07, 0x0A, 0x01, 0x02]).write(to: file)
+
+        // When it is enqueued, the lines it quotes carry no control character
+        let result = try await warmer(["enqueue"] + queue.redisArguments + [file.path])
+        #expect(result.status != 0, "\(result)")
+        #expect(result.standardError.contains("line 1:"), "\(result)")
+        #expect(result.standardError.contains("\\u{1B}"), "the escape character should be shown escaped: \(result)")
+        let controls = result.standardError.unicodeScalars.filter { $0.properties.generalCategory == .control && $0 != "\n" }
+        #expect(controls.isEmpty, "control characters reached the terminal: \(controls.map(\.value))")
+    }
+
     @Test func enqueueRefusesPortsOutOfRangeAndURLsWithSpaces() async throws {
         // Given URLs libcurl could never fetch (it fails them as malformed, curl error 3)
         let queue = try QueueProbe()
