@@ -101,7 +101,7 @@ public enum IntakeDocumentProperty {
         case .object(let fields):
             guard let references = reference as? [String: Any] else { return "\(path): an object, Foundation has \(type(of: reference))" }
             let keyed = Dictionary(fields.map { (comparable($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
-            // Keys that differ only by leading BOMs cannot be told apart: nothing to compare.
+            // Keys that differ only by BOMs cannot be told apart: nothing to compare.
             guard keyed.count == fields.count else { return nil }
             guard Set(references.keys.map { comparable(Array($0.utf8)) }) == Set(keyed.keys) else { return "\(path): keys differ" }
             for (key, reference) in references {
@@ -112,12 +112,23 @@ public enum IntakeDocumentProperty {
         }
     }
 
-    /// A string's bytes as compared with Foundation's: without leading byte
-    /// order marks (EF BB BF), one of which Foundation drops from a string
-    /// that starts with it raw.
+    /// A string's bytes as compared with Foundation's: without byte order
+    /// marks (EF BB BF). Foundation drops one from a string that starts
+    /// with it raw, and one that follows an escape sequence (`"u\ud83d\ude00`
+    /// then a raw BOM reads as `u😀`; Fuzz/Crashers/intake-document has the
+    /// input): the oracle cannot tell where BOMs were, so they are not compared.
     private static func comparable(_ bytes: [UInt8]) -> [UInt8] {
-        var rest = bytes[...]
-        while rest.starts(with: [0xEF, 0xBB, 0xBF]) { rest = rest.dropFirst(3) }
-        return Array(rest)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index < bytes.endIndex {
+            if bytes[index...].starts(with: [0xEF, 0xBB, 0xBF]) {
+                index += 3
+            } else {
+                result.append(bytes[index])
+                index += 1
+            }
+        }
+        return result
     }
 }
