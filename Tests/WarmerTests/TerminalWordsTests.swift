@@ -78,7 +78,7 @@ struct TerminalWordsTests {
 
     @Test func aRedisThatNeverAnswersIsReportedAsATimeout() async throws {
         // Given a port that accepts connections (the kernel's backlog) and never answers
-        let silent = try SilentListener()
+        let silent = try LoopbackListener()
         defer { silent.close() }
 
         // When a command asks it something, giving up at once
@@ -89,37 +89,5 @@ struct TerminalWordsTests {
         #expect(result.status != 0, "\(result)")
         #expect(result.standardError.contains("timed out after"), "\(result)")
         #expect(!result.standardError.contains("Resource temporarily unavailable"), "\(result)")
-    }
-}
-
-/// A TCP socket listening on a free loopback port that never accepts: a
-/// client connects (the kernel's backlog completes the handshake) and waits.
-private final class SilentListener: Sendable {
-    let port: Int
-    private let descriptor: Int32
-
-    init() throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw HarnessError("socket() failed") }
-        self.descriptor = descriptor
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && listen(descriptor, 8) == 0
-                    && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard listening else {
-            _ = Glibc.close(descriptor)
-            throw HarnessError("could not listen on a loopback port: errno \(errno)")
-        }
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    func close() {
-        _ = Glibc.close(descriptor)
     }
 }
