@@ -119,6 +119,34 @@ extension DataCachePolicyTests {
         #expect(try ImageHeader(data: #require(cache.cachedData(for: request.processedDataCacheKey))).loader == "pngload_buffer")
     }
 
+    @Test(arguments: [DataCachePolicy.automatic, .storeAll])
+    func anEncodingOrReencodeAloneMakesAVariantStoredUnderItsOwnKey(policy: DataCachePolicy) async throws {
+        // Given a request with only an output format, and one with only `reencodeImage`
+        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-variant"), sweepInterval: .seconds(3600))
+        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache)
+        configuration.dataCachePolicy = policy
+        let pipeline = ImagePipeline(configuration: configuration)
+        let url = try Origin.url(of: Origin.makeImage(TestEnvironment.uniqueName("variant"), width: 60, height: 40))
+        let webp = ImageRequest(url: url, encoding: .init(format: .webp))
+        let reencoded = ImageRequest(url: url, options: [.reencodeImage])
+        #expect(webp.processedDataCacheKey == url.absoluteString + "|webp(q=default)")
+        #expect(reencoded.processedDataCacheKey == url.absoluteString + "|reencoded")
+
+        // When both are loaded
+        let responses = [try await pipeline.loadImage(for: webp).response, try await pipeline.loadImage(for: reencoded).response]
+        cache.flush()
+
+        // Then each encoded image is on disk, its size the response's byte count,
+        // and the original is kept only under storeAll
+        for (request, response) in zip([webp, reencoded], responses) {
+            let stored = try #require(cache.cachedData(for: request.processedDataCacheKey))
+            #expect(response.byteCount == stored.count)
+        }
+        #expect(try ImageHeader(data: #require(cache.cachedData(for: webp.processedDataCacheKey))).loader == "webpload_buffer")
+        #expect(try ImageHeader(data: #require(cache.cachedData(for: reencoded.processedDataCacheKey))).loader == "jpegload_buffer")
+        #expect(cache.containsData(for: url.absoluteString) == (policy == .storeAll))
+    }
+
     @Test func dataWhoseWriteIsStillQueuedIsDecodedFromMemory() async throws {
         // Given: data stored through pipeline.cache while the cache's disk
         // writes are held back (a busy disk)

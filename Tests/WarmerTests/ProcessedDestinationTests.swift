@@ -42,6 +42,79 @@ struct ProcessedDestinationTests {
         }
     }
 
+    @Test(arguments: ["automatic", "storeAll"])
+    func aFormatOnlyJobStoresItsEncodedVariantAndReportsItsStoredSize(policy: String) async throws {
+        // Given a 600×400 JPEG
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let image = try await Origin.makeImages("fmt", count: 1, width: 600, height: 400)[0]
+
+        try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 1,
+                              arguments: ["--data-cache-policy", policy]) { workers in
+            // When it is processed with only an output format
+            let batch = try await queue.enqueue([image.url], extra: ["--destination", "processed", "--format", "webp"])
+            let status = try await queue.waitUntilFinished(batch: batch)
+            #expect(status.completed == 1, "\(status)\n\(workers.logs)")
+
+            // Then `warmer cache path --processing format=webp` finds a WebP of the same size…
+            let path = try await warmer(["cache", "path", "--cache-dir", cache.path, "--processing", "format=webp",
+                                         image.url.absoluteString])
+            #expect(path.status == 0, "\(path)")
+            let file = try #require(path.outputLines.first)
+            let stored = try Data(contentsOf: URL(fileURLWithPath: file))
+            let header = try ImageHeader(data: stored)
+            #expect(header.loader == "webpload_buffer" && header.width == 600 && header.height == 400)
+            // …its `completed` event's `bytes` is the size of that file…
+            let completed = try #require(try await queue.events(ofBatch: batch).first { $0.kind == .completed })
+            #expect(completed.fields["bytes"] == String(stored.count), "\(completed.summary)")
+            // …and the original is kept only under storeAll
+            let original = FileManager.default.fileExists(atPath: cachedFile(for: image.url, in: cache).path)
+            #expect(original == (policy == "storeAll"))
+        }
+    }
+
+    @Test func aJobWithAnEmptySpecStoresTheImageReencodedInItsSourceFormat() async throws {
+        // Given a 600×400 JPEG
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let image = try await Origin.makeImages("empty", count: 1, width: 600, height: 400)[0]
+
+        try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 1) { workers in
+            // When it is enqueued for the processed destination with no processing at all
+            let batch = try await queue.enqueue([image.url], extra: ["--destination", "processed"])
+            let status = try await queue.waitUntilFinished(batch: batch)
+            #expect(status.completed == 1, "\(status)\n\(workers.logs)")
+
+            // Then the re-encoded JPEG is under its own key (`--processing ''`), not the original's
+            let path = try await warmer(["cache", "path", "--cache-dir", cache.path, "--processing", "",
+                                         image.url.absoluteString])
+            #expect(path.status == 0, "\(path)")
+            let file = try #require(path.outputLines.first)
+            let stored = try Data(contentsOf: URL(fileURLWithPath: file))
+            let header = try ImageHeader(data: stored)
+            #expect(header.loader == "jpegload_buffer" && header.width == 600 && header.height == 400)
+            #expect(stored != (try image.contents()), "the file must be the re-encoded image, not the download")
+            #expect(!FileManager.default.fileExists(atPath: cachedFile(for: image.url, in: cache).path))
+            let completed = try #require(try await queue.events(ofBatch: batch).first { $0.kind == .completed })
+            #expect(completed.fields["bytes"] == String(stored.count), "\(completed.summary)")
+        }
+    }
+
+    @Test(arguments: ["storeOriginalData", "storeEncodedImages"])
+    func theWorkerRefusesAPolicyUnderWhichADestinationWouldStoreTheWrongThing(policy: String) async throws {
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+
+        let result = try await warmer(["worker"] + queue.redisArguments + ["--cache-dir", cache.path,
+                                                                          "--data-cache-policy", policy])
+
+        #expect(result.status == 64, "\(result)")
+        #expect(result.standardError.contains("data-cache-policy") && result.standardError.contains(policy), "\(result)")
+    }
+
     @Test func aDecompressionBombAndATruncatedJPEGFailWithReasonsAndTheWorkerCarriesOn() async throws {
         // Given a PNG whose header claims 30000×30000 pixels, the first half
         // of a JPEG, and a good image

@@ -23,20 +23,22 @@ extension ImageRequest {
     /// The disk cache key of the original data: the URL's absolute string.
     public var dataCacheKey: String { url.absoluteString }
 
-    /// The disk cache key of the encoded processed image.
+    /// The disk cache key of the encoded image.
     ///
     /// The URL, then `|`-separated identifiers of the thumbnail, each
     /// processor and the output encoding, e.g.
-    /// `https://a.example/x.jpg|thumb(320)|webp(q=80)`. A request with
-    /// nothing to add is keyed by its URL alone, so that under
-    /// `storeEncodedImages` a plain request stores its re-encoded image under
-    /// the plain key, as Nuke does. Documented in docs/cache-layout.md.
+    /// `https://a.example/x.jpg|thumb(320)|webp(q=80)`; `URL|reencoded` for a
+    /// request with nothing but `reencodeImage`. A plain request is keyed by
+    /// its URL alone, so that under `storeEncodedImages` it stores its
+    /// re-encoded image under the plain key, as Nuke does. Documented in
+    /// docs/cache-layout.md.
     public var processedDataCacheKey: String {
-        guard isProcessed || encoding != nil else { return dataCacheKey }
+        guard isVariant else { return dataCacheKey }
         var key = url.absoluteString
         if let thumbnail { key += "|" + thumbnail.identifier }
         for processor in processors { key += "|" + processor.identifier }
         if let encoding { key += "|" + encoding.identifier }
+        if !isProcessed, encoding == nil { key += "|reencoded" }
         return key
     }
 

@@ -52,11 +52,23 @@ public struct ImageRequest: Sendable, Hashable {
         public static let reloadIgnoringCachedData = Options(rawValue: 1 << 2)
         /// Use only cached data; a miss fails with `dataMissingInCache` and loads nothing.
         public static let returnCacheDataDontLoad = Options(rawValue: 1 << 3)
+        /// Decode and encode the image even when nothing else asks for it
+        /// (no thumbnail, processor or encoding): the request is then a
+        /// variant of its own, `URL|reencoded`, in the source's format,
+        /// rather than the original bytes. Not in Nuke: it is what the
+        /// worker's `processed` destination with an empty spec means.
+        public static let reencodeImage = Options(rawValue: 1 << 6)
     }
 
     /// Whether the request asks for more than the original image: a
     /// thumbnail or at least one processor.
     public var isProcessed: Bool { thumbnail != nil || !processors.isEmpty }
+
+    /// Whether the request asks for an encoded image rather than the original
+    /// bytes: it is processed, names an output `encoding`, or has
+    /// `reencodeImage`. Such a request is stored under `processedDataCacheKey`
+    /// (see `DataCachePolicy`).
+    public var isVariant: Bool { isProcessed || encoding != nil || options.contains(.reencodeImage) }
 
     var readsMemoryCache: Bool {
         options.isDisjoint(with: [.disableMemoryCacheReads, .reloadIgnoringCachedData])

@@ -13,11 +13,28 @@ extension Settings {
         help: "Store downloads that are not images (JPEG, PNG, GIF, WebP, AVIF, HEIF) instead of failing them as not_an_image: for warming other kinds of files.",
         convert: SettingConversion.onOff)
 
+    /// Only the two policies under which both destinations keep their
+    /// promise: a disk job stores the original bytes, a processed job its
+    /// encoded image. (`storeOriginalData` would leave processed jobs
+    /// without their image; `storeEncodedImages` would leave disk jobs with
+    /// nothing, a data-only load never being encoded.)
     static let dataCachePolicy = Setting<DataCachePolicy>(
         "data-cache-policy", kind: .text, default: .automatic, example: "automatic", valueName: "policy",
         commands: SettingCommand.downloaders,
-        help: "What the disk cache keeps: automatic (what each job asks for: the original for disk jobs, the encoded result for processed ones), storeOriginalData, storeEncodedImages or storeAll.",
-        convert: SettingConversion.choice(DataCachePolicy.self))
+        help: "What the disk cache keeps: automatic (what each job asks for: the original for disk jobs, the encoded result for processed ones) or storeAll (also the original of processed jobs, so that another variant of the same URL needs no download).",
+        convert: { content in
+            guard case .string(let value) = content, let policy = DataCachePolicy(rawValue: value) else {
+                return .failure(SettingProblem(reason: "is not one of automatic, storeAll"))
+            }
+            switch policy {
+            case .automatic, .storeAll:
+                return .success(policy)
+            case .storeOriginalData:
+                return .failure(SettingProblem(reason: "would leave processed jobs without their processed image: use automatic, or storeAll to keep originals as well"))
+            case .storeEncodedImages:
+                return .failure(SettingProblem(reason: "would leave disk jobs with nothing stored (they are never decoded): use automatic or storeAll"))
+            }
+        })
 
     static let cacheMode = Setting<DataCacheMode>(
         "cache-mode", kind: .text, default: .aggressive, example: "http", valueName: "mode",
