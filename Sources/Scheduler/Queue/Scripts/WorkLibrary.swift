@@ -134,16 +134,18 @@ end
 
 -- An intake document that cannot be used goes to the dead-letter set as a
 -- pseudo-job `doc-N` holding the document (up to 64 KiB, as sent: `dead
--- retry` pushes it again) and the reason (URL passwords masked).
-local function deadLetterDocument(document, code, message, at)
+-- retry` pushes it again) and the reason (URL passwords masked). Its
+-- `deadLettered` event names `batch` when the document named a usable one
+-- (then it also goes to that batch's stream, if the batch exists).
+local function deadLetterDocument(document, code, message, at, batch)
   message = masked(message)
   local id = 'doc-' .. redis.call('INCR', K.seq)
   redis.call('HSET', jobKey(id), 'id', id, 'kind', 'document', 'state', 'dead', 'document',
     string.sub(document, 1, 65536), 'error', code, 'message', message, 'finishedAt', integer(at))
   redis.call('EXPIRE', jobKey(id), Q.retention)
   deadLetter(id, at)
-  emit('', { 'v', '1', 'type', 'deadLettered', 'job', id, 'ts', integer(at), 'error', code, 'message', message })
-  REPORT[#REPORT + 1] = { 'document', id, '', '', code, message }
+  emit(batch or '', { 'v', '1', 'type', 'deadLettered', 'job', id, 'ts', integer(at), 'error', code, 'message', message })
+  REPORT[#REPORT + 1] = { 'document', id, '', batch or '', code, message }
 end
 
 local MAX_DOCUMENT_URLS = 10000
@@ -173,7 +175,7 @@ end
 -- Why an intake document is invalid, or nil.
 local function documentProblem(d)
   if type(d) ~= 'table' then return 'the document is not a JSON object' end
-  if d.v ~= 1 and d.v ~= '1' then return 'unsupported or missing version "v" (expected 1)' end
+  if d.v ~= 1 then return 'unsupported or missing version "v" (expected the number 1)' end
   if type(d.urls) ~= 'table' or #d.urls == 0 then return '"urls" must be a non-empty array of strings' end
   if #d.urls > MAX_DOCUMENT_URLS then return 'more than ' .. MAX_DOCUMENT_URLS .. ' URLs; split the batch' end
   for i, url in ipairs(d.urls) do
@@ -189,6 +191,9 @@ local function documentProblem(d)
   if d.processing ~= nil and (type(d.processing) ~= 'string' or #d.processing > 1024) then
     return '"processing" must be a string'
   end
+  if d.processing ~= nil and d.destination ~= 'processed' then
+    return '"processing" is only for "destination": "processed" (a disk job is never decoded)'
+  end
   if d.total ~= nil and not isInteger(d.total, #d.urls, MAX_TOTAL) then
     return '"total" must be an integer from the number of URLs to ' .. integer(MAX_TOTAL)
   end
@@ -198,18 +203,55 @@ local function documentProblem(d)
   return nil
 end
 
+-- Why a part of a batch cannot join it, or nil; and the batch's new count
+-- of URLs received through declared parts. A batch sent in parts declares
+-- its total in every part: the first part sets it; a part declaring another
+-- total, or whose URLs would take the batch past it, is refused, as is a
+-- part without `total` while declared parts are still coming in, and a part
+-- with `total` for a batch that exists without one.
+local function partProblem(d, batch)
+  local b = redis.call('HMGET', batchKey(batch), 'createdAt', 'declaredTotal', 'received')
+  local created, declared, received = b[1], tonumber(b[2]), tonumber(b[3]) or 0
+  local name = 'batch "' .. batch .. '"'
+  if not d.total then
+    if declared and received < declared then
+      return name .. ' is being sent in parts with total ' .. integer(declared) .. ' (' .. integer(received) ..
+        ' URLs in so far): give "total": ' .. integer(declared) .. ' in every part'
+    end
+    return nil
+  end
+  if not declared then
+    if created then return name .. ' exists and was not sent in parts: a part with "total" must start a new batch' end
+    return nil, #d.urls
+  end
+  if declared ~= d.total then
+    return name .. ' was declared with total ' .. integer(declared) .. '; this part declares ' .. integer(d.total)
+  end
+  if received + #d.urls > declared then
+    return name .. ' has total ' .. integer(declared) .. ' and ' .. integer(received) .. ' URLs in: this part\'s ' ..
+      #d.urls .. ' would make ' .. integer(received + #d.urls)
+  end
+  return nil, received + #d.urls
+end
+
 -- Turns one intake document into jobs, or dead-letters it with its reason.
 -- Every check comes before the first write.
 local function expandDocument(document, at)
   local ok, d = decodeDocument(document)
   if not ok then return deadLetterDocument(document, 'malformed_document', 'not JSON: ' .. tostring(d), at) end
   local problem = documentProblem(d)
-  if problem then return deadLetterDocument(document, 'invalid_document', problem, at) end
+  local named = type(d) == 'table' and type(d.batch) == 'string' and string.match(d.batch, '^[%w%._%-]+$')
+    and #d.batch <= 128 and d.batch or nil
+  if problem then return deadLetterDocument(document, 'invalid_document', problem, at, named) end
   local batch = d.batch or ('intake-' .. redis.call('INCR', K.seq))
+  local received
+  problem, received = partProblem(d, batch)
+  if problem then return deadLetterDocument(document, 'invalid_document', problem, at, batch) end
   local addToTotal = #d.urls
   if d.total then
-    -- Parts of one batch share its declared total: count it once.
+    -- The first part sets the batch's total; later ones only bring URLs.
     addToTotal = redis.call('HSETNX', batchKey(batch), 'declaredTotal', integer(d.total)) == 1 and d.total or 0
+    redis.call('HSET', batchKey(batch), 'received', integer(received))
   end
   addJobs(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', d.urls, addToTotal,
     d.timeout and integer(d.timeout) or '', at)
