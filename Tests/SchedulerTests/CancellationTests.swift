@@ -62,6 +62,39 @@ struct CancellationTests {
         #expect(cancelledStatus.cancelled == 2 && cancelledStatus.completed == 0 && cancelledStatus.isFinished)
     }
 
+    /// - Parameters:
+    ///   - byJob: cancelled by id, else through its batch; nil: not
+    ///     cancelled at all, the worker reports it cancelled on its own
+    ///     (it had taken a stale cancel message for it).
+    ///   - releasing: the worker gives it back as it stops, else acknowledges it.
+    @Test(arguments: [(true, false), (true, true), (false, false), (false, true), (nil, false)] as [(Bool?, Bool)])
+    func aCancelledEventNeverNamesAWorkerWhoeverAcknowledgesIt(byJob: Bool?, releasing: Bool) async throws {
+        // Given a running job
+        let queue = try makeQueue()
+        let batch = try await queue.enqueue(urls: urls(1))
+        let job = try #require(try await queue.claim(upTo: 1, worker: worker).first)
+        // When it is cancelled (by id or through its batch) and its worker
+        // acknowledges, or gives it back as it stops
+        switch byJob {
+        case true?: try await queue.cancel(jobs: [job.id])
+        case false?: try await queue.cancel(batch: batch)
+        case nil: break
+        }
+        if releasing {
+            #expect(try await queue.release(job))
+        } else {
+            try await queue.finish(job, outcome: .cancelled, worker: worker)
+        }
+        // Then every `cancelled` event, read raw from both streams, has no `worker` field
+        var cancelled: [[String: String]] = []
+        for stream in [queue.keys.events, queue.keys.prefix + "batch:" + batch + ":events"] {
+            let entries = try await queue.client.send(["XRANGE", stream, "-", "+"]).array
+            cancelled += entries.compactMap { $0.array.last?.fieldDictionary }.filter { $0["type"] == "cancelled" }
+        }
+        #expect(cancelled.count == 2, "\(cancelled)")
+        #expect(cancelled.allSatisfy { $0["worker"] == nil && $0["job"] == job.id }, "\(cancelled)")
+    }
+
     @Test func aCancelledRunningJobCannotBeReleasedBackToTheQueue() async throws {
         let queue = try makeQueue()
         let batch = try await queue.enqueue(urls: urls(1))

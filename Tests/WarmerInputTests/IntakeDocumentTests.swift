@@ -16,7 +16,7 @@ import WarmerInput
     }
 
     @Test func optionalFieldsMayBeLeftOut() throws {
-        let document = try IntakeDocument(parsing: #"{"v":"1","urls":["a"]}"#)
+        let document = try IntakeDocument(parsing: #"{"v":1,"urls":["a"]}"#)
         #expect(document.batch == nil && document.priority == nil && document.total == nil && document.timeout == nil)
     }
 
@@ -24,7 +24,8 @@ import WarmerInput
         ("{oops", "malformed_document", "not JSON: Expected object key string but found invalid token at character 2"),
         (#"{"v":1,"urls":["a"],"total":Infinity}"#, "malformed_document",
          "not JSON: Expected value but found invalid token at character 29"),
-        ("[1,2]", "invalid_document", #"unsupported or missing version "v" (expected 1)"#),
+        ("[1,2]", "invalid_document", #"unsupported or missing version "v" (expected the number 1)"#),
+        (#"{"v":"1","urls":["a"]}"#, "invalid_document", #"unsupported or missing version "v" (expected the number 1)"#),
         ("42", "invalid_document", "the document is not a JSON object"),
         (#"{"v":1,"urls":{}}"#, "invalid_document", #""urls" must be a non-empty array of strings"#),
         (#"{"v":1,"urls":["a",7]}"#, "invalid_document", "urls[1] is not a URL string"),
@@ -32,6 +33,10 @@ import WarmerInput
         (#"{"v":1,"urls":["a"],"priority":"urgent"}"#, "invalid_document", #"unknown "priority""#),
         (#"{"v":1,"urls":["a"],"destination":"cdn"}"#, "invalid_document", #""destination" must be "disk" or "processed""#),
         (#"{"v":1,"urls":["a"],"processing":5}"#, "invalid_document", #""processing" must be a string"#),
+        (#"{"v":1,"urls":["a"],"processing":"thumbnail=64"}"#, "invalid_document",
+         #""processing" is only for "destination": "processed" (a disk job is never decoded)"#),
+        (#"{"v":1,"urls":["a"],"destination":"disk","processing":""}"#, "invalid_document",
+         #""processing" is only for "destination": "processed" (a disk job is never decoded)"#),
         (#"{"v":1,"urls":["a","b"],"total":1}"#, "invalid_document",
          #""total" must be an integer from the number of URLs to 9007199254740991"#),
         (#"{"v":1,"urls":["a"],"total":9007199254740992}"#, "invalid_document",

@@ -69,8 +69,8 @@ public struct IntakeDocument: Sendable, Hashable {
     /// in the Lua's order with the Lua's words.
     private static func validated(_ value: CJSONValue) throws(IntakeDocumentError) -> IntakeDocument {
         guard value.isTable else { throw .invalid("the document is not a JSON object") }
-        guard value.field("v") == .number(1) || value.field("v") == .string(Array("1".utf8)) else {
-            throw .invalid(#"unsupported or missing version "v" (expected 1)"#)
+        guard value.field("v") == .number(1) else {
+            throw .invalid(#"unsupported or missing version "v" (expected the number 1)"#)
         }
         // `#d.urls` is 0 for an object: its keys are strings.
         guard case .array(let elements)? = value.field("urls"), !elements.isEmpty else {
@@ -109,6 +109,9 @@ public struct IntakeDocument: Sendable, Hashable {
                 throw .invalid(#""processing" must be a string"#)
             }
             document.processing = String(decoding: spec, as: UTF8.self)
+            guard document.destination == "processed" else {
+                throw .invalid(#""processing" is only for "destination": "processed" (a disk job is never decoded)"#)
+            }
         }
         if let total = value.field("total") {
             guard let count = integer(total, from: urls.count, to: maxTotal) else {

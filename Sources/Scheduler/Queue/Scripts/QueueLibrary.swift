@@ -101,13 +101,16 @@ local function xadd(key, maxLength, fields)
 end
 
 -- Publishes `fields` with `batch` to the queue's stream and the batch's
--- stream (unless the batch hash is gone; `exists` skips that check).
+-- stream (unless the batch hash is gone; `exists` skips that check). With
+-- `batch` empty the event has no `batch` field and goes to the queue's
+-- stream only.
 local function emit(batch, fields, exists)
+  if batch == '' then return xadd(K.events, Q.maxEvents, fields) end
   local n = #fields
   fields[n + 1] = 'batch'
   fields[n + 2] = batch
   xadd(K.events, Q.maxEvents, fields)
-  if batch ~= '' and (exists or redis.call('EXISTS', batchKey(batch)) == 1) then
+  if exists or redis.call('EXISTS', batchKey(batch)) == 1 then
     xadd(batchKey(batch) .. ':events', Q.maxBatchEvents, fields)
   end
   fields[n + 1] = nil
@@ -191,6 +194,9 @@ local function finalize(job, state, at, worker, extra)
   end
   redis.call('HSET', key, 'state', state, 'finishedAt', integer(at), 'lease', '')
   releaseWork(job)
+  -- A cancellation is the queue's decision, not a worker's result: its
+  -- event never names a worker, whoever acknowledged it.
+  if state == 'cancelled' then worker = nil end
   local eventType = state == 'dead' and 'deadLettered' or state
   local fields = append(jobEvent(job, eventType, at, worker), extra or {})
   for i = 1, #fields - 1, 2 do
