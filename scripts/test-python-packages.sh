@@ -6,11 +6,14 @@
 #   prometheus_client  the reference parser of the Prometheus text format:
 #                      tests parse `warmer worker`'s /metrics with it
 #                      (scripts/prometheus-samples.py)
+#   redis              redis-py, the client a Python service would use:
+#                      scripts/integrator-check.py plays such a service
+#                      from the docs alone (IntegratorTests)
 set -euo pipefail
 
 log() { echo "test-python-packages: $*" >&2; }
 
-PYTHON_PACKAGES=(prometheus_client==0.26.0)
+PYTHON_PACKAGES=(prometheus_client==0.26.0 redis==5.2.1)
 missing_python=()
 for requirement in "${PYTHON_PACKAGES[@]}"; do
   module=${requirement%%==*}
