@@ -174,4 +174,5 @@ local function resumeQueue()
   redis.call('HDEL', K.config, 'paused')
   redis.call('RPUSH', K.intake, WAKE)
 end
+
 """#
