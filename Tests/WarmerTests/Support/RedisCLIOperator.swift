@@ -42,18 +42,38 @@ struct RedisCLIOperator: Sendable {
 
     /// Every retained event of the queue's stream (`XRANGE warmer:{Q}:events - +`).
     func queueEvents() async throws -> [[String: String]] {
-        let result = try await redisCLI(url: queue.redisURL, ["XRANGE", key("events"), "-", "+"])
-        guard result.status == 0 else { throw HarnessError("XRANGE failed: \(result)") }
-        return result.streamEntries.map(\.fields)
+        Self.entries(try await lines(["XRANGE", key("events"), "-", "+"]))
+    }
+
+    /// The entries of an XRANGE or XREVRANGE reply as redis-cli prints it
+    /// raw: per entry its id line (`MS-SEQ`), then field and value lines. An
+    /// empty value is an empty line, kept, so that fields and values stay
+    /// paired; an id where a field name is expected starts the next entry.
+    static func entries(_ lines: [String]) -> [[String: String]] {
+        var entries: [[String: String]] = []
+        var index = 0
+        while index < lines.count {
+            let line = lines[index]
+            let parts = line.split(separator: "-", omittingEmptySubsequences: false)
+            if parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isNumber) }) {
+                entries.append([:])
+                index += 1
+            } else if !entries.isEmpty, index + 1 < lines.count {
+                entries[entries.count - 1][line] = lines[index + 1]
+                index += 2
+            } else {
+                index += 1
+            }
+        }
+        return entries
     }
 
     /// The `controlApplied` or `deadLettered` event carrying the caller's
     /// `id`; throws when none was published within `timeout`.
     func outcome(of id: String, timeout: Duration = .seconds(30)) async throws -> [String: String] {
-        let found = await eventuallyValue(timeout: timeout) { () async -> [String: String]? in
-            guard let result = try? await redisCLI(url: queue.redisURL, ["XREVRANGE", key("events"), "+", "-", "COUNT", "500"])
-            else { return nil }
-            return result.streamEntries.map(\.fields).first { event in
+        let found = await eventuallyValue(timeout: timeout, pollingEvery: .milliseconds(100)) { () async -> [String: String]? in
+            guard let lines = try? await lines(["XREVRANGE", key("events"), "+", "-", "COUNT", "500"]) else { return nil }
+            return Self.entries(lines).first { event in
                 event["id"] == id && (event["type"] == "controlApplied" || event["type"] == "deadLettered")
             }
         }
