@@ -166,7 +166,7 @@ struct WorkerEndpointsTests {
             let answer = try #require(await HTTPProbe(port: port).get("/healthz"))
             #expect(answer.status == 200, "\(answer)")
             let ages = answer.json["loop_ages_seconds"] as? [String: Double] ?? [:]
-            #expect(Set(ages.keys) == ["claims", "leases", "control"], "\(answer)")
+            #expect(Set(ages.keys) == ["claims", "leases", "control", "commands"], "\(answer)")
             #expect(answer.json["ok"] as? Bool == true, "\(answer)")
         }
     }

@@ -1,14 +1,16 @@
 /// One entry of a queue's dead-letter set.
 public struct DeadLetter: Sendable, Hashable {
-    /// The job id (`doc-N` for an intake document).
+    /// The job id (`doc-N` for an intake or control document).
     public let id: String
     /// When it was dead-lettered, ms since the epoch.
     public let deadLetteredAt: Int64
     /// The job hash (see docs/wire-format.md), empty when it expired.
     public let fields: [String: String]
 
-    /// Whether this is an intake document that did not parse or validate.
-    public var isDocument: Bool { fields["kind"] == "document" }
+    /// Whether this is an intake or control document that did not parse or validate.
+    public var isDocument: Bool { fields["kind"] == "document" || isControlDocument }
+    /// Whether this is a control document (`warmer:{Q}:commands`) that did not parse, validate or apply.
+    public var isControlDocument: Bool { fields["kind"] == "control" }
     /// `failed` (the job ran and failed for good) or `dead` (it could not run).
     public var state: String? { fields["state"] }
     /// The error code, e.g. `http_404`, `invalid_url`, `stalled`, `malformed_document`.

@@ -70,11 +70,12 @@ public final class JobQueue: Sendable {
     /// The arguments every queue script starts with (see `queueLibrary`).
     private let context: [String]
 
-    /// Runs a queue script with the context arguments followed by `arguments`.
+    /// Runs a queue script with the context arguments followed by `arguments`,
+    /// through the queue's client or through `other` (a client of its own).
     @discardableResult
-    func run(_ script: QueueScript, _ arguments: [String]) async throws(SchedulerError) -> RedisReply {
+    func run(_ script: QueueScript, _ arguments: [String], using other: RedisClient? = nil) async throws(SchedulerError) -> RedisReply {
         do {
-            return try await script.script.run(on: client, keys: [keys.queue], arguments: context + arguments)
+            return try await script.script.run(on: other ?? client, keys: [keys.queue], arguments: context + arguments)
         } catch {
             throw SchedulerError(error)
         }

@@ -38,6 +38,12 @@ public struct QueueKeys: Sendable, Hashable {
     public var events: String { prefix + "events" }
     /// Stream of control messages to workers (cancel, priority changes).
     public var control: String { prefix + "control" }
+    /// List of control documents pushed by clients (cancel, priority, dead letters, pause, resume).
+    public var commands: String { prefix + "commands" }
+    /// List a waking worker moves a control document to; drained by the next step of any worker.
+    public var pendingCommands: String { prefix + "commands:pending" }
+    /// Hash holding the control document being applied in steps, and its progress.
+    public var applyingCommand: String { prefix + "commands:applying" }
     /// Sorted set of dead-lettered job ids, scored by time.
     public var dead: String { prefix + "dead" }
     /// Sorted set of batch ids, scored by creation time.

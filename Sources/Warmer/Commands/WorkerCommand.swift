@@ -63,7 +63,8 @@ struct WorkerCommand: AsyncParsableCommand, ConfiguredCommand {
             )
         }
         let worker = Worker(queue: queue, blockingClient: try settings.makeBlockingClient(),
-                            controlClient: try settings.makeBlockingClient(name: "redis-control"), pipeline: pipeline,
+                            controlClient: try settings.makeBlockingClient(name: "redis-control"),
+                            commandsClient: try settings.makeBlockingClient(name: "redis-commands"), pipeline: pipeline,
                             cacheHealth: cacheHealth, configuration: configuration, logger: logger)
         try await worker.run()
         dataCache.flush() // jobs complete once their files are written; this is for anything else staged

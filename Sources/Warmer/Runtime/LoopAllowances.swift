@@ -9,6 +9,9 @@ struct LoopAllowances: Sendable {
     var leases: Duration
     /// The control reader blocks at most its idle wait (1 s) per read, or a backoff.
     var control: Duration = .seconds(30)
+    /// The control-document applier blocks at most its idle wait (1 s) per
+    /// wait; a step holds Redis for milliseconds; or a backoff.
+    var commands: Duration = .seconds(30)
 
     /// The allowance of `loop`.
     func limit(for loop: WorkerState.Loop) -> Duration {
@@ -16,6 +19,7 @@ struct LoopAllowances: Sendable {
         case .claims: claims
         case .leases: leases
         case .control: control
+        case .commands: commands
         }
     }
 

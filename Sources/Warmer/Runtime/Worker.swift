@@ -13,10 +13,13 @@ import ServiceLifecycle
 ///    watchdog keep-alives while the loops turn, `STOPPING=1`;
 /// 2. `ForcedRelease`: at a second signal, releases every held job at once;
 /// 3. `LeaseKeeper`: renews the held jobs' leases on a thread of its own;
-/// 4. `ControlReader`: applies cancellations and priority changes;
-/// 5. the worker's heartbeat record in Redis (`WorkerHeartbeat`);
-/// 6. the HTTP endpoints (`StatusServer`), when asked for;
-/// 7. `JobClaimer`: claims and runs jobs; on shutdown it claims nothing more,
+/// 4. `ControlReader`: applies cancellations and priority changes to the
+///    jobs this worker runs;
+/// 5. `ControlDocumentApplier`: applies the control documents clients push
+///    onto the queue's commands list;
+/// 6. the worker's heartbeat record in Redis (`WorkerHeartbeat`);
+/// 7. the HTTP endpoints (`StatusServer`), when asked for;
+/// 8. `JobClaimer`: claims and runs jobs; on shutdown it claims nothing more,
 ///    lets running jobs finish for up to the grace period and releases
 ///    the rest.
 ///
@@ -49,17 +52,20 @@ struct Worker: Sendable {
     let blockingClient: RedisClient
     /// Reserved for the control stream's XREAD BLOCK.
     let controlClient: RedisClient
+    /// Reserved for the commands list's BLMOVE and the control documents' steps.
+    let commandsClient: RedisClient
     let pipeline: ImagePipeline
     let cacheHealth: CacheFolderHealth
     let configuration: Configuration
     let workerID: String
     let logger: Logger
 
-    init(queue: JobQueue, blockingClient: RedisClient, controlClient: RedisClient, pipeline: ImagePipeline,
-         cacheHealth: CacheFolderHealth, configuration: Configuration, logger: Logger) {
+    init(queue: JobQueue, blockingClient: RedisClient, controlClient: RedisClient, commandsClient: RedisClient,
+         pipeline: ImagePipeline, cacheHealth: CacheFolderHealth, configuration: Configuration, logger: Logger) {
         self.queue = queue
         self.blockingClient = blockingClient
         self.controlClient = controlClient
+        self.commandsClient = commandsClient
         self.pipeline = pipeline
         self.cacheHealth = cacheHealth
         self.configuration = configuration
@@ -102,6 +108,8 @@ struct Worker: Sendable {
             leaseKeeper,
             ControlReader(queue: queue, blockingClient: controlClient, running: running, state: state,
                           idleWait: configuration.idleWait, logger: logger),
+            ControlDocumentApplier(queue: queue, blockingClient: commandsClient, state: state,
+                                   idleWait: configuration.idleWait, logger: logger),
             makeHeartbeat(running),
         ]
         if let http = configuration.http {

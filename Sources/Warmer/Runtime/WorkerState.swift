@@ -16,6 +16,8 @@ final class WorkerState: Sendable {
         case leases
         /// The control-stream reader (`ControlReader`).
         case control
+        /// The control-document applier (`ControlDocumentApplier`).
+        case commands
     }
 
     private struct State {
