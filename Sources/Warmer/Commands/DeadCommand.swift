@@ -37,10 +37,7 @@ struct DeadCommand: AsyncParsableCommand {
                 // The job hash keeps the URL (and a document) as sent, for
                 // the download and `dead retry`; shown, passwords are masked.
                 if json {
-                    var fields = letter.fields.mapValues(URLCredentials.masked)
-                    fields["deadLetteredAt"] = String(letter.deadLetteredAt)
-                    let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
-                    Console.write(String(decoding: data, as: UTF8.self) + "\n")
+                    Console.write(try DeadLetterRecord(letter).jsonLine() + "\n")
                 } else {
                     let subject = letter.isDocument ? "document " + String((letter.fields["document"] ?? "").prefix(60)) : (letter.url ?? "")
                     Console.write(URLCredentials.masked("\(letter.id)\t\(letter.error ?? "-")\t\(subject)\t\(letter.message ?? "")") + "\n")
