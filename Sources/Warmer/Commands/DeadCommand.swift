@@ -18,11 +18,20 @@ struct DeadCommand: AsyncParsableCommand {
         @OptionGroup var redis: RedisOptions
         @OptionGroup var wait: RedisWaitOptions
 
-        @Option(help: "How many to list.")
+        @Option(help: ArgumentHelp("How many to list, 1-\(Self.limits.upperBound).", valueName: "n"))
         var limit = 100
 
-        @Flag(help: "One JSON object per line with every field.")
+        @Flag(help: "One JSON object per line: typed fields, as docs/wire-format.md's \"Dead letters\" describes them.")
         var json = false
+
+        /// The accepted `--limit`s.
+        static let limits = 1...100_000
+
+        func validate() throws {
+            guard Self.limits.contains(limit) else {
+                throw ValidationError("--limit must be a whole number from 1 to \(Self.limits.upperBound), not \(limit)")
+            }
+        }
 
         static let settingCommand = SettingCommand.deadList
 
