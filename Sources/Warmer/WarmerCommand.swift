@@ -15,4 +15,11 @@ struct WarmerCommand: AsyncParsableCommand {
             WorkersCommand.self, WarmCommand.self, CacheCommand.self, SettingsCommand.self,
         ]
     )
+
+    /// Runs the command line, with `--flag -5` read as `--flag=-5`
+    /// (`NegativeNumberArguments`), so that a negative number reaches the
+    /// flag and is refused with its range rather than taken for an option.
+    static func main() async {
+        await main(NegativeNumberArguments.joined(Array(CommandLine.arguments.dropFirst())))
+    }
 }

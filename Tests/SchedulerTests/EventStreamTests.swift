@@ -35,6 +35,24 @@ struct EventStreamTests {
         #expect(next.map(\.kind) == [.progress])
     }
 
+    @Test func readingAfterTheStreamsEndGivesEveryEventPublishedSinceHoweverLateTheRead() async throws {
+        // Given an empty queue stream: its end is its beginning
+        let queue = try makeQueue()
+        let stream = EventStream(queue: queue)
+        #expect(try await stream.end() == .beginning)
+        let job = Job(id: "1", url: "u", batches: ["b"], priority: "normal", destination: "disk", attempt: 1, leaseToken: "t")
+        try await stream.publish(JobEvent(.started, job: job, worker: "w"))
+
+        // When its end is taken, then two events are published before any read
+        let end = try await stream.end()
+        try await stream.publish(JobEvent(.progress, job: job, worker: "w", extra: ["bytes": "5"]))
+        try await stream.publish(JobEvent(.completed, job: job, worker: "w", extra: ["bytes": "9"]))
+
+        // Then a read after the end returns both, and nothing before them
+        let events = try await stream.read(after: end, timeout: .milliseconds(100), using: makeClient())
+        #expect(events.map(\.kind) == [.progress, .completed])
+    }
+
     @Test func aBlockingReadReturnsEmptyOnTimeout() async throws {
         let events = try await EventStream(queue: makeQueue()).read(after: .now, timeout: .milliseconds(100), using: makeClient())
         #expect(events.isEmpty)

@@ -57,13 +57,13 @@ import TestSupport
         let closedRedis = ["--redis-url", "redis://127.0.0.1:1"] // never reached: the settings are refused first
         let cases: [(arguments: [String], environment: [String: String], message: String)] = [
             (["--concurrency", "many"], [:],
-             #"error: invalid setting concurrency from flag --concurrency: "many" is not a whole number"#),
+             #"error: invalid setting concurrency from flag --concurrency: "many" must be a whole number from 1 to 100000"#),
             ([], ["WARMER_CONCURRENCY": "many"],
-             #"error: invalid setting concurrency from environment variable WARMER_CONCURRENCY: "many" is not a whole number"#),
+             #"error: invalid setting concurrency from environment variable WARMER_CONCURRENCY: "many" must be a whole number from 1 to 100000"#),
             (["--config", file.path], [:],
-             #"error: invalid setting concurrency from config file \#(file.path) (key concurrency): "many" is not a whole number"#),
+             #"error: invalid setting concurrency from config file \#(file.path) (key concurrency): "many" must be a whole number from 1 to 100000"#),
             ([], ["WARMER_CONCURRENCY": "0"],
-             #"error: invalid setting concurrency from environment variable WARMER_CONCURRENCY: "0" must be at least 1"#),
+             #"error: invalid setting concurrency from environment variable WARMER_CONCURRENCY: "0" must be a whole number from 1 to 100000"#),
         ]
         for (arguments, environment, message) in cases {
             let result = try await warmer(["worker"] + closedRedis + arguments, environment: environment)

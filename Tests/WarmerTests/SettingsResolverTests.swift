@@ -51,10 +51,10 @@ import TestSupport
     }
 
     @Test(arguments: [
-        (["concurrency": ["abc"]], [:], "invalid setting concurrency from flag --concurrency: \"abc\" is not a whole number"),
-        ([:], ["WARMER_CONCURRENCY": "abc"], "invalid setting concurrency from environment variable WARMER_CONCURRENCY: \"abc\" is not a whole number"),
-        ([:], ["WARMER_CONCURRENCY": "0"], "invalid setting concurrency from environment variable WARMER_CONCURRENCY: \"0\" must be at least 1"),
-        ([:], ["WARMER_RATE_LIMIT": "inf"], "invalid setting rate-limit from environment variable WARMER_RATE_LIMIT: \"inf\" is not a finite number"),
+        (["concurrency": ["abc"]], [:], "invalid setting concurrency from flag --concurrency: \"abc\" must be a whole number from 1 to 100000"),
+        ([:], ["WARMER_CONCURRENCY": "abc"], "invalid setting concurrency from environment variable WARMER_CONCURRENCY: \"abc\" must be a whole number from 1 to 100000"),
+        ([:], ["WARMER_CONCURRENCY": "0"], "invalid setting concurrency from environment variable WARMER_CONCURRENCY: \"0\" must be a whole number from 1 to 100000"),
+        ([:], ["WARMER_RATE_LIMIT": "inf"], "invalid setting rate-limit from environment variable WARMER_RATE_LIMIT: \"inf\" must be a number above 0, up to 1000000"),
         (["allow-networks": ["10.0.0.0/8", "10.0.0.0/33"]], [:], "invalid setting allow-networks from flag --allow-network: \"10.0.0.0/33\" is not a network in CIDR notation"),
         ([:], ["WARMER_CACHE_MODE": "lazy"], "invalid setting cache-mode from environment variable WARMER_CACHE_MODE: \"lazy\" is not one of aggressive, http"),
         ([:], ["WARMER_ALLOW_PRIVATE_NETWORKS": "maybe"], "invalid setting allow-private-networks from environment variable WARMER_ALLOW_PRIVATE_NETWORKS: \"maybe\" is not true or false (yes/no, 1/0)"),
@@ -68,7 +68,7 @@ import TestSupport
     @Test func aWrongValueInTheConfigFileNamesTheFileAndTheKey() async throws {
         let file = try ConfigFileFixture("lease-duration: 1\n")
         defer { file.remove() }
-        await #expect(throws: SettingError("invalid setting lease-duration from config file \(file.path) (key lease-duration): \"1\" must be at least 3")) {
+        await #expect(throws: SettingError("invalid setting lease-duration from config file \(file.path) (key lease-duration): \"1\" must be a whole number from 3 to 86400")) {
             try await SettingsResolver(command: .worker, flags: ["config": [file.path]], environment: [:]).resolve()
         }
     }

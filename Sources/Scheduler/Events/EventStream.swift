@@ -58,6 +58,15 @@ public struct EventStream: Sendable {
         for case .error(let message) in replies { throw .redis(.server(message)) }
     }
 
+    /// Where the queue's stream ends now: reading after it gives every
+    /// event published from this moment on, however long the reader takes
+    /// between reads (`.now` means "after the read starts", anew for each).
+    public func end() async throws(SchedulerError) -> Position {
+        let reply = try await queue.send(["XREVRANGE", queue.keys.events, "+", "-", "COUNT", "1"])
+        guard let id = reply.array.first?.array.first?.string else { return .beginning }
+        return .after(id)
+    }
+
     /// Where to start reading.
     public enum Position: Sendable, Hashable {
         /// From the first retained event.

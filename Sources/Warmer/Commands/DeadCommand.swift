@@ -18,11 +18,20 @@ struct DeadCommand: AsyncParsableCommand {
         @OptionGroup var redis: RedisOptions
         @OptionGroup var wait: RedisWaitOptions
 
-        @Option(help: "How many to list.")
+        @Option(help: ArgumentHelp("How many to list, 1-\(Self.limits.upperBound).", valueName: "n"))
         var limit = 100
 
-        @Flag(help: "One JSON object per line with every field.")
+        @Flag(help: "One JSON object per line: typed fields, as docs/wire-format.md's \"Dead letters\" describes them.")
         var json = false
+
+        /// The accepted `--limit`s.
+        static let limits = 1...100_000
+
+        func validate() throws {
+            guard Self.limits.contains(limit) else {
+                throw ValidationError("--limit must be a whole number from 1 to \(Self.limits.upperBound), not \(limit)")
+            }
+        }
 
         static let settingCommand = SettingCommand.deadList
 
@@ -37,10 +46,7 @@ struct DeadCommand: AsyncParsableCommand {
                 // The job hash keeps the URL (and a document) as sent, for
                 // the download and `dead retry`; shown, passwords are masked.
                 if json {
-                    var fields = letter.fields.mapValues(URLCredentials.masked)
-                    fields["deadLetteredAt"] = String(letter.deadLetteredAt)
-                    let data = try JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys, .withoutEscapingSlashes])
-                    Console.write(String(decoding: data, as: UTF8.self) + "\n")
+                    Console.write(try DeadLetterRecord(letter).jsonLine() + "\n")
                 } else {
                     let subject = letter.isDocument ? "document " + String((letter.fields["document"] ?? "").prefix(60)) : (letter.url ?? "")
                     Console.write(URLCredentials.masked("\(letter.id)\t\(letter.error ?? "-")\t\(subject)\t\(letter.message ?? "")") + "\n")

@@ -41,11 +41,9 @@ struct StatusCommand: AsyncParsableCommand, ConfiguredCommand {
     static func withUTCTimes(_ json: Data) throws -> Data {
         guard var object = try JSONSerialization.jsonObject(with: json) as? [String: Any] else { return json }
         for key in ["createdAt", "finishedAt", "cancelledAt"] {
-            guard let milliseconds = (object[key] as? NSNumber)?.int64Value, milliseconds >= 0 else { continue }
-            // Whole seconds through the formatter, the milliseconds by hand:
-            // a Double of seconds can print .569 for .570.
-            let seconds = Date(timeIntervalSince1970: Double(milliseconds / 1000)).formatted(.iso8601)
-            object[key + "UTC"] = seconds.dropLast() + String(format: ".%03dZ", Int(milliseconds % 1000))
+            guard let milliseconds = (object[key] as? NSNumber)?.int64Value,
+                  let text = UTCTime.text(milliseconds: milliseconds) else { continue }
+            object[key + "UTC"] = text
         }
         return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
     }

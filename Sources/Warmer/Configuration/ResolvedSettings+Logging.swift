@@ -6,9 +6,10 @@ extension ResolvedSettings {
     /// `log-format` and `log-level`. A command calls it right after
     /// resolving its settings, before it makes anything that logs; once per
     /// process (swift-log's rule). Then warns of `WARMER_*` variables that
-    /// look like a misspelled setting (`MisspelledVariables`).
-    func bootstrapLogging(environment: [String: String] = ProcessInfo.processInfo.environment) {
-        let writer = LogLineWriter()
+    /// look like a misspelled setting (`MisspelledVariables`). The lines go
+    /// to standard error unless `writer` sends them elsewhere.
+    func bootstrapLogging(environment: [String: String] = ProcessInfo.processInfo.environment,
+                          writer: LogLineWriter = LogLineWriter()) {
         let format = LogFormat(rawValue: self[Settings.logFormat]) ?? .text
         let level = self[Settings.logLevel]
         LoggingSystem.bootstrap { label in

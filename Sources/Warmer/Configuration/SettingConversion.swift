@@ -6,28 +6,32 @@ import Foundation
 enum SettingConversion {
     typealias Conversion<Value> = @Sendable (ConfigContent) -> Result<Value, SettingProblem>
 
-    /// An integer within `range`.
+    /// An integer within `range`. Any other value is refused with the
+    /// range: "must be a whole number from 0 to 86400".
     static func wholeNumber(_ range: ClosedRange<Int>) -> Conversion<Int> {
-        { content in
-            guard case .int(let value) = content else { return .failure(SettingProblem(reason: "is not a whole number")) }
-            return bounded(value, range)
+        let problem = SettingProblem(reason: "must be " + wholeNumberRange(range))
+        return { content in
+            guard case .int(let value) = content, range.contains(value) else { return .failure(problem) }
+            return .success(value)
         }
     }
 
-    /// A finite number within `range`; above its lower bound only, when `excludingLowerBound`.
+    /// A finite number within `range`; above its lower bound only, when
+    /// `excludingLowerBound`. Any other value is refused with the range:
+    /// "must be a number from 0 to 3600".
     static func number(_ range: ClosedRange<Double>, excludingLowerBound: Bool = false) -> Conversion<Double> {
-        { content in
+        let problem = SettingProblem(reason: "must be " + numberRange(range, excludingLowerBound: excludingLowerBound))
+        return { content in
             let value: Double
             switch content {
             case .double(let double): value = double
             case .int(let int): value = Double(int)
-            default: return .failure(SettingProblem(reason: "is not a number"))
+            default: return .failure(problem)
             }
-            guard value.isFinite else { return .failure(SettingProblem(reason: "is not a finite number")) }
-            if excludingLowerBound, value <= range.lowerBound {
-                return .failure(SettingProblem(reason: "must be more than \(text(range.lowerBound))"))
+            guard value.isFinite, range.contains(value), !excludingLowerBound || value > range.lowerBound else {
+                return .failure(problem)
             }
-            return bounded(value, range)
+            return .success(value)
         }
     }
 
@@ -77,17 +81,28 @@ enum SettingConversion {
         { content in conversion(content).map { $0 } }
     }
 
-    private static func bounded<Number: Comparable & CustomStringConvertible>(
-        _ value: Number, _ range: ClosedRange<Number>
-    ) -> Result<Number, SettingProblem> {
-        if value < range.lowerBound { return .failure(SettingProblem(reason: "must be at least \(text(range.lowerBound))")) }
-        if value > range.upperBound { return .failure(SettingProblem(reason: "must be at most \(text(range.upperBound))")) }
-        return .success(value)
+    /// Upper bounds from here on are "no limit" in practice, and not spelled out.
+    private static let unboundedWholeNumber = 1 << 40
+
+    /// "a whole number from 1 to 100000", or "a whole number, 1 or more".
+    static func wholeNumberRange(_ range: ClosedRange<Int>) -> String {
+        range.upperBound >= unboundedWholeNumber
+            ? "a whole number, \(range.lowerBound) or more"
+            : "a whole number from \(range.lowerBound) to \(range.upperBound)"
+    }
+
+    /// "a number from 0 to 3600", "a number above 0, up to 1000000", or
+    /// "a number, 0 or more".
+    static func numberRange(_ range: ClosedRange<Double>, excludingLowerBound: Bool = false) -> String {
+        let lower = text(range.lowerBound)
+        guard range.upperBound < 1e15 else { return excludingLowerBound ? "a number above \(lower)" : "a number, \(lower) or more" }
+        let upper = text(range.upperBound)
+        return excludingLowerBound ? "a number above \(lower), up to \(upper)" : "a number from \(lower) to \(upper)"
     }
 
     /// `60` rather than `60.0`.
-    private static func text<Number: CustomStringConvertible>(_ number: Number) -> String {
-        if let double = number as? Double, double == double.rounded(), abs(double) < 1e15 { return String(Int(double)) }
+    private static func text(_ number: Double) -> String {
+        if number == number.rounded(), abs(number) < 1e15 { return String(Int(number)) }
         return number.description
     }
 }

@@ -62,7 +62,7 @@ struct SettingsResolver: Sendable {
                 let text = Self.text(in: source.provider, key: key)
                 guard let text, let parsed = info.kind.content(parsing: [text]) else {
                     throw SettingError(info, from: source.describe(info), value: text ?? "",
-                                       problem: SettingProblem(reason: "is not \(info.kind.expectation)"))
+                                       problem: setting.problem(readingText: text ?? ""))
                 }
                 content = parsed
             }
@@ -107,7 +107,7 @@ struct SettingsResolver: Sendable {
             guard let texts = flags[info.name], !texts.isEmpty else { continue }
             guard let content = info.kind.content(parsing: texts) else {
                 throw SettingError(info, from: .flag(info.flagText), value: texts.last ?? "",
-                                   problem: SettingProblem(reason: "is not \(info.kind.expectation)"))
+                                   problem: setting.problem(readingText: texts.last ?? ""))
             }
             values[AbsoluteConfigKey(ConfigKey(info.configKey))] = ConfigValue(content, isSecret: info.isSecret)
         }

@@ -8,6 +8,8 @@ import TestSupport
 final class TerminalSession: Sendable {
     private let process: Process
     private let collected = Mutex(Data())
+    /// Whether the terminal's output has ended (`warmer` exited and all it drew was read).
+    private let outputEnded = Mutex(false)
 
     init(_ arguments: [String]) throws {
         let binary = try WarmerProcess.binary().path
@@ -23,7 +25,7 @@ final class TerminalSession: Sendable {
         let reader = Thread { [self, file = output.fileHandleForReading] in
             while true {
                 let chunk = file.availableData  // blocks until data or end of file
-                if chunk.isEmpty { return }
+                if chunk.isEmpty { return outputEnded.withLock { $0 = true } }
                 collected.withLock { $0.append(chunk) }
             }
         }
@@ -38,6 +40,13 @@ final class TerminalSession: Sendable {
     var lines: [String] {
         output.replacing(try! Regex("\u{1B}\\[[0-9;]*[A-Za-z]"), with: "")
             .split(whereSeparator: \.isNewline).map(String.init)
+    }
+
+    /// `warmer`'s exit status once it exits within `timeout` (`script
+    /// --return` passes it on), or `nil` while it still runs.
+    func exitStatus(within timeout: Duration) async -> Int32? {
+        let exited = await eventually(timeout: timeout) { !process.isRunning && outputEnded.withLock { $0 } }
+        return exited ? process.terminationStatus : nil
     }
 
     /// Ends the session: the terminal closes and takes `warmer` with it.

@@ -8,14 +8,25 @@ final class LogLineWriter: Sendable {
     /// Serialises the writes; holds nothing else.
     private let lock = Mutex<Void>(())
     private let descriptor: Int32
+    /// Where lines go instead, when not to the descriptor.
+    private let divert: (@Sendable (String) -> Void)?
 
     /// A writer to `descriptor` (standard error by default).
     init(descriptor: Int32 = STDERR_FILENO) {
         self.descriptor = descriptor
+        divert = nil
+    }
+
+    /// A writer that hands each line to `divert` instead (`warmer watch`
+    /// prints log lines above its board, so they do not break it).
+    init(divertingTo divert: @escaping @Sendable (String) -> Void) {
+        descriptor = STDERR_FILENO
+        self.divert = divert
     }
 
     /// Writes `line` and a newline.
     func write(_ line: String) {
+        if let divert { return divert(line) }
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         lock.withLock { _ in

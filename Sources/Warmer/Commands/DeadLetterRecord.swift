@@ -1,0 +1,83 @@
+import Foundation
+import Scheduler
+
+/// One line of `warmer dead list --json`: a dead letter with typed fields,
+/// as docs/wire-format.md's "Dead letters" describes them. Ids, URLs, codes
+/// and texts are strings (URL passwords masked), counts and epoch-millisecond
+/// times are numbers, each time with its ISO 8601 UTC twin (`…AtUTC`), the
+/// batches an array; the job hash's bookkeeping (`score`, `lease`, `claims`,
+/// `b:BATCH`…) is left out. A field the job hash does not hold is absent.
+struct DeadLetterRecord: Encodable {
+    /// The job id, or `doc-N` for an intake document.
+    let id: String
+    /// `job` or `document`.
+    let kind: String
+    /// `failed` (it ran and failed for good) or `dead` (it could not run).
+    let state: String?
+    /// The stable error code (`http_404`, `invalid_url`, `malformed_document`…).
+    let error: String?
+    /// The human-readable reason.
+    let message: String?
+    /// A job's URL.
+    let url: String?
+    /// A document as sent (up to 64 KiB).
+    let document: String?
+    /// The batches the job counts in, sorted.
+    let batches: [String]
+    let destination: String?
+    let processing: String?
+    let priority: String?
+    /// The job's own time limit in seconds, when it had one.
+    let timeout: Int?
+    /// Claims that counted as attempts.
+    let attempts: Int?
+    /// How often its lease expired.
+    let stalls: Int?
+    /// The last worker that held it.
+    let worker: String?
+    let enqueuedAt: Int64?
+    let enqueuedAtUTC: String?
+    let claimedAt: Int64?
+    let claimedAtUTC: String?
+    let finishedAt: Int64?
+    let finishedAtUTC: String?
+    let deadLetteredAt: Int64
+    let deadLetteredAtUTC: String?
+
+    init(_ letter: DeadLetter) {
+        let fields = letter.fields
+        let text = { (name: String) in fields[name].flatMap { $0.isEmpty ? nil : URLCredentials.masked($0) } }
+        let time = { (name: String) in fields[name].flatMap { Int64($0) } }
+        id = letter.id
+        // A job hash that expired leaves only the id to tell.
+        kind = letter.isDocument || (fields.isEmpty && letter.id.hasPrefix("doc-")) ? "document" : "job"
+        state = text("state")
+        error = text("error")
+        message = text("message")
+        url = text("url")
+        document = text("document")
+        batches = letter.batches
+        destination = text("destination")
+        processing = text("processing")
+        priority = text("priority")
+        timeout = fields["timeout"].flatMap { Int($0) }
+        attempts = fields["attempts"].flatMap { Int($0) }
+        stalls = fields["stalls"].flatMap { Int($0) }
+        worker = text("worker")
+        enqueuedAt = time("enqueuedAt")
+        enqueuedAtUTC = enqueuedAt.flatMap(UTCTime.text)
+        claimedAt = time("claimedAt")
+        claimedAtUTC = claimedAt.flatMap(UTCTime.text)
+        finishedAt = time("finishedAt")
+        finishedAtUTC = finishedAt.flatMap(UTCTime.text)
+        deadLetteredAt = letter.deadLetteredAt
+        deadLetteredAtUTC = UTCTime.text(milliseconds: letter.deadLetteredAt)
+    }
+
+    /// The record as one line of JSON, keys sorted, slashes as they are.
+    func jsonLine() throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(self), as: UTF8.self)
+    }
+}
