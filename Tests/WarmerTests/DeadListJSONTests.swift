@@ -24,9 +24,13 @@ struct DeadListJSONTests {
             let urls = [missing.absoluteString, ftp.absoluteString]
             let valid = String(decoding: try JSONSerialization.data(withJSONObject: ["v": 1, "batch": batch, "urls": urls]), as: UTF8.self)
             try await queue.send(["RPUSH", queue.queue.keys.intake, valid, malformed])
+            try await queue.send(["RPUSH", queue.queue.keys.prefix + "commands", #"{"v":1,"op":"explode"}"#])
             let status = try await queue.waitUntilFinished(batch: batch)
             #expect(status.failed == 1 && status.dead == 1, "\(status)\n\(workers.logs)")
-            let documented = await eventually { ((try? await queue.queue.deadLetters()) ?? []).contains(where: \.isDocument) }
+            let documented = await eventually {
+                let letters = (try? await queue.queue.deadLetters()) ?? []
+                return letters.contains { $0.isDocument && !$0.isControlDocument } && letters.contains(where: \.isControlDocument)
+            }
             try #require(documented, "the document was not dead-lettered:\n\(workers.logs)")
 
             // When they are listed as JSON
@@ -40,7 +44,7 @@ struct DeadListJSONTests {
         }
         let batch = try #require(records.last?["batch"]?.string)
         let letters = records.dropLast()
-        #expect(letters.count == 3, "\(letters)")
+        #expect(letters.count == 4, "\(letters)")
 
         // …the failed job: strings for ids, URLs and codes, numbers for
         // attempts and times, its batch in an array
@@ -64,6 +68,9 @@ struct DeadListJSONTests {
         #expect(document["error"]?.string == "malformed_document" && document["document"]?.string == malformed, "\(document)")
         #expect((document["id"]?.string)?.hasPrefix("doc-") == true && document["batches"]?.strings == [], "\(document)")
         try Self.expectTime("finishedAt", in: document)
+        // …the control document: told apart from intake documents
+        let control = try #require(letters.first { $0["kind"]?.string == "control" }, "\(letters)")
+        #expect(control["error"]?.string == "invalid_document" && control["document"]?.string?.contains("explode") == true, "\(control)")
 
         // …and every field is one docs/wire-format.md's "Dead letters"
         // documents: no `lease`, `score`, `claims`, `b:BATCH`…

@@ -8,9 +8,9 @@ import Scheduler
 /// batches an array; the job hash's bookkeeping (`score`, `lease`, `claims`,
 /// `b:BATCH`…) is left out. A field the job hash does not hold is absent.
 struct DeadLetterRecord: Encodable {
-    /// The job id, or `doc-N` for an intake document.
+    /// The job id, or `doc-N` for an intake or control document.
     let id: String
-    /// `job` or `document`.
+    /// `job`, `document` (an intake document) or `control` (a control document).
     let kind: String
     /// `failed` (it ran and failed for good) or `dead` (it could not run).
     let state: String?
@@ -50,7 +50,8 @@ struct DeadLetterRecord: Encodable {
         let time = { (name: String) in fields[name].flatMap { Int64($0) } }
         id = letter.id
         // A job hash that expired leaves only the id to tell.
-        kind = letter.isDocument || (fields.isEmpty && letter.id.hasPrefix("doc-")) ? "document" : "job"
+        kind = letter.isControlDocument ? "control"
+            : letter.isDocument || (fields.isEmpty && letter.id.hasPrefix("doc-")) ? "document" : "job"
         state = text("state")
         error = text("error")
         message = text("message")
