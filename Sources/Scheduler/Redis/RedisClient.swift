@@ -23,6 +23,12 @@ import Synchronization
 /// The client logs the first failure of an outage (`Redis connection lost`,
 /// warning) and the first success after it (`Redis reconnected`, info), with
 /// the server's URL (password masked) and the client's name.
+///
+/// On a Redis Cluster the client may be given any node (or several seed
+/// nodes): its connections follow the cluster's redirects, sharing what one
+/// of them learns, so a slot's new owner is found by one round trip and
+/// logged once (see `RedisConnection`). All keys of a queue live in one
+/// slot; a client serving one queue therefore talks to one node at a time.
 public final class RedisClient: Sendable {
     /// The server this client talks to.
     public let url: RedisURL
@@ -50,9 +56,10 @@ public final class RedisClient: Sendable {
         logger[metadataKey: "client"] = .string(name)
         logger[metadataKey: "redis"] = .string(url.description)
         let health = ConnectionHealth(logger: logger)
+        let route = RedisClusterRoute(seeds: url.nodes, logger: logger)
         for index in 0..<max(1, connections) {
             let thread = Thread {
-                let connection = RedisConnection(url: url, timeout: timeout)
+                let connection = RedisConnection(url: url, timeout: timeout, route: route)
                 while let batch = mailbox.nextBatch() {
                     let start = ContinuousClock.now
                     health.record(Self.run(batch, on: connection))

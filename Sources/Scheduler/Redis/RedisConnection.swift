@@ -1,7 +1,6 @@
-import CHiredis
-import Foundation
+import Logging
 
-/// One blocking hiredis connection.
+/// One blocking Redis connection, which follows Redis Cluster redirects.
 ///
 /// Not thread-safe (hiredis contexts are not), and not `Sendable`: create it
 /// on the thread that uses it and keep it there. `RedisClient` confines each
@@ -10,144 +9,185 @@ import Foundation
 /// from its own thread. Commands are binary-safe argument vectors and go out
 /// pipelined: all appended, then all replies read. Connects lazily, and
 /// again on the next call after an error.
+///
+/// **Redis Cluster.** A node that does not serve a command's slot answers
+/// `MOVED SLOT HOST:PORT`, and did not run it. The connection then records
+/// the new owner in its route, moves there (same credentials and database)
+/// and sends the redirected commands again, in order; the other replies of
+/// the pipeline stand. An `ASK` (the slot is migrating and the keys are
+/// already on the target) sends `ASKING` and the command to the target once,
+/// over a short-lived connection, without moving. A command redirected more
+/// than `maximumRedirects` times gets its last redirect as its reply. When
+/// the owner cannot be reached (it died; a replica is taking over), the next
+/// connection starts from the seed nodes (`RedisURL.nodes`) and learns the
+/// new owner from their redirects. On a plain Redis none of this costs
+/// anything: no reply is a redirect, and no extra command is sent.
 public final class RedisConnection {
+    /// How many redirects one command follows.
+    static let maximumRedirects = 5
+
     private let url: RedisURL
     private let timeout: Duration
-    private var context: UnsafeMutablePointer<redisContext>?
-    /// Whether a connection was made before: the next one made is a
-    /// reconnection (`warmer_redis_reconnects_total`; failed attempts are not).
+    private let route: RedisClusterRoute
+    /// The node commands go to; nil until connected, and after an error.
+    private var node: HiredisContext?
+    /// Whether a connection was made before, and whether one broke or was
+    /// refused since: the next one made is then a reconnection
+    /// (`warmer_redis_reconnects_total`; failed attempts are not counted).
     private var hasConnected = false
+    private var wasLost = false
 
-    /// - Parameter timeout: connect, read and write timeout. Blocking commands
-    ///   must finish within it.
-    public init(url: RedisURL, timeout: Duration) {
+    /// - Parameters:
+    ///   - timeout: connect, read and write timeout. Blocking commands must
+    ///     finish within it.
+    ///   - logger: where a cluster slot's change of owner is logged.
+    public convenience init(url: RedisURL, timeout: Duration, logger: Logger = Logger(label: "warmer.redis")) {
+        self.init(url: url, timeout: timeout, route: RedisClusterRoute(seeds: url.nodes, logger: logger))
+    }
+
+    /// A connection sharing `route` with others (a client's connections).
+    init(url: RedisURL, timeout: Duration, route: RedisClusterRoute) {
         self.url = url
         self.timeout = timeout
+        self.route = route
     }
 
-    deinit {
-        disconnect()
-    }
-
-    var isConnected: Bool { context != nil }
-
-    /// Connects, authenticates and selects the database.
-    func connect() throws(RedisError) {
-        disconnect()
-        let interval = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
-        guard let context = redisConnectWithTimeout(url.host, Int32(url.port), interval) else {
-            throw .unreachable("out of memory")
-        }
-        guard context.pointee.err == 0 else {
-            let message = String(cString: warmer_redis_errstr(context))
-            redisFree(context)
-            throw .unreachable("\(url.host):\(url.port): \(message)")
-        }
-        _ = redisSetTimeout(context, interval)
-        _ = redisEnableKeepAlive(context)
-        self.context = context
-        if hasConnected { RedisMetrics.countReconnect() }
-        hasConnected = true
-
-        var setup: [[String]] = []
-        if let password = url.password {
-            setup.append(url.username.map { ["AUTH", $0, password] } ?? ["AUTH", password])
-        }
-        if url.database != 0 { setup.append(["SELECT", String(url.database)]) }
-        guard !setup.isEmpty else { return }
-        // A refused AUTH or SELECT (WRONGPASS, NOAUTH…) is a server error,
-        // not a reason to wait: only `LOADING` and the like are transient.
-        let replies: [RedisReply]
-        do {
-            replies = try execute(setup)
-        } catch .connection(let message) {
-            throw .unreachable(message) // none of the caller's commands went out
-        }
-        for reply in replies {
-            if case .error(let message) = reply {
-                disconnect()
-                throw .server(message)
-            }
-        }
-    }
-
-    func disconnect() {
-        if let context { redisFree(context) }
-        context = nil
-    }
-
-    /// Sends `commands` in one pipeline and returns one reply per command.
-    /// Error replies come back as `.error`; a broken connection throws and disconnects.
+    /// Sends `commands` in one pipeline and returns one reply per command,
+    /// after following cluster redirects. Error replies come back as
+    /// `.error`; a broken connection throws and disconnects.
     public func execute(_ commands: [[String]]) throws(RedisError) -> [RedisReply] {
-        if context == nil { try connect() }
-        guard let context else { throw .unreachable("not connected") }
-        for command in commands {
-            append(command, to: context)
-        }
-        var replies: [RedisReply] = []
-        replies.reserveCapacity(commands.count)
-        for _ in commands {
-            var raw: UnsafeMutableRawPointer?
-            guard redisGetReply(context, &raw) == REDIS_OK, let raw else {
-                var message = context.pointee.err != 0 ? String(cString: warmer_redis_errstr(context)) : "no reply"
-                // hiredis reports a read that outlasted the timeout as EAGAIN's text.
-                if message == String(cString: strerror(EAGAIN)) {
-                    message = "no reply from \(url.host):\(url.port): timed out after \(timeout.components.seconds) s"
-                }
-                disconnect()
-                throw .connection(message)
-            }
-            let reply = raw.assumingMemoryBound(to: redisReply.self)
-            replies.append(Self.convert(reply))
-            freeReplyObject(raw)
+        // Another connection of the route may have learned a new owner.
+        if let current = node, let owner = route.owner, owner != current.endpoint { node = nil }
+        if node == nil { try connect() }
+        guard let node else { throw .unreachable("not connected") }
+        var replies = try send(commands, on: node)
+        if replies.contains(where: Self.isRedirect) {
+            try followRedirects(of: commands, replies: &replies, answeredBy: node.endpoint)
         }
         return replies
     }
 
-    /// Appends one command to the output buffer. hiredis copies the arguments.
-    private func append(_ command: [String], to context: UnsafeMutablePointer<redisContext>) {
-        var bytes: [UInt8] = []
-        var offsets: [Int] = []
-        var lengths: [Int] = []
-        for argument in command {
-            offsets.append(bytes.count)
-            bytes.append(contentsOf: argument.utf8)
-            lengths.append(argument.utf8.count)
-        }
-        // An argument vector of empty strings has no bytes; hiredis still needs valid pointers.
-        if bytes.isEmpty { bytes.append(0) }
-        bytes.withUnsafeBufferPointer { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var pointers: [UnsafePointer<CChar>?] = offsets.map {
-                UnsafeRawPointer(base + $0).assumingMemoryBound(to: CChar.self)
+    // MARK: Connecting
+
+    /// Connects to the first of the route's candidates that answers.
+    private func connect() throws(RedisError) {
+        node = nil
+        var failures: [String] = []
+        for candidate in route.candidates {
+            do {
+                try connect(to: candidate)
+                return
+            } catch .unreachable(let message) {
+                route.unreachable(candidate)
+                failures.append(message)
             }
-            _ = redisAppendCommandArgv(context, Int32(command.count), &pointers, &lengths)
+        }
+        wasLost = true
+        throw .unreachable(failures.isEmpty ? "no Redis node to connect to" : failures.joined(separator: "; "))
+    }
+
+    /// Connects to `endpoint`, authenticates and selects the database.
+    private func connect(to endpoint: RedisEndpoint) throws(RedisError) {
+        node = nil
+        node = try HiredisContext(endpoint: endpoint, url: url, timeout: timeout)
+        if hasConnected, wasLost { RedisMetrics.countReconnect() }
+        hasConnected = true
+        wasLost = false
+    }
+
+    /// Sends `commands` to `node`, forgetting the connection if it breaks.
+    private func send(_ commands: [[String]], on node: HiredisContext) throws(RedisError) -> [RedisReply] {
+        do {
+            return try node.pipeline(commands)
+        } catch {
+            if self.node === node {
+                self.node = nil
+                wasLost = true
+            }
+            throw error
         }
     }
 
-    private static func convert(_ reply: UnsafeMutablePointer<redisReply>) -> RedisReply {
-        let value = reply.pointee
-        switch Int32(value.type) {
-        case REDIS_REPLY_STRING, REDIS_REPLY_STATUS:
-            return .string(string(value.str, length: value.len))
-        case REDIS_REPLY_ERROR:
-            return .error(string(value.str, length: value.len))
-        case REDIS_REPLY_INTEGER:
-            return .integer(Int(value.integer))
-        case REDIS_REPLY_ARRAY:
-            var elements: [RedisReply] = []
-            elements.reserveCapacity(value.elements)
-            for index in 0..<value.elements {
-                if let element = value.element[index] { elements.append(convert(element)) }
+    // MARK: Redirects
+
+    private static func isRedirect(_ reply: RedisReply) -> Bool {
+        guard case .error(let message) = reply else { return false }
+        return message.hasPrefix("MOVED ") || message.hasPrefix("ASK ")
+    }
+
+    /// Sends the redirected commands of a pipeline where their slot is now,
+    /// replacing their replies, until none is redirected (or each followed
+    /// `maximumRedirects`).
+    private func followRedirects(
+        of commands: [[String]], replies: inout [RedisReply], answeredBy firstNode: RedisEndpoint
+    ) throws(RedisError) {
+        // Whether any command ran: then a failure to follow is a broken
+        // call (`.connection`), not one that certainly did nothing.
+        let someRan = replies.contains { !Self.isRedirect($0) }
+        var pending = Self.redirects(in: replies, at: Array(replies.indices), from: firstNode)
+        var hops = 0
+        while !pending.isEmpty, hops < Self.maximumRedirects {
+            hops += 1
+            var next: [(index: Int, redirect: RedisRedirect)] = []
+            for (target, group) in Self.grouped(pending.filter { $0.redirect.kind == .moved }) {
+                route.moved(slot: group[0].redirect.slot, to: target)
+                do {
+                    try connect(to: target)
+                } catch .unreachable(let message) {
+                    route.unreachable(target)
+                    wasLost = true
+                    throw someRan ? .connection(message) : .unreachable(message)
+                }
+                guard let node else { throw .unreachable("not connected") }
+                let answers = try send(group.map { commands[$0.index] }, on: node)
+                next += place(answers, of: group, in: &replies, from: target)
             }
-            return .array(elements)
-        default:
-            return .null
+            for (target, group) in Self.grouped(pending.filter { $0.redirect.kind == .ask }) {
+                for item in group { route.asked(slot: item.redirect.slot, to: target) }
+                let once: HiredisContext
+                do {
+                    once = try HiredisContext(endpoint: target, url: url, timeout: timeout)
+                } catch .unreachable(let message) {
+                    throw someRan ? .connection(message) : .unreachable(message)
+                }
+                let answers = try once.pipeline(group.flatMap { [["ASKING"], commands[$0.index]] })
+                let commandAnswers = answers.indices.filter { $0 % 2 == 1 }.map { answers[$0] }
+                next += place(commandAnswers, of: group, in: &replies, from: target)
+            }
+            pending = next
         }
     }
 
-    private static func string(_ pointer: UnsafeMutablePointer<CChar>?, length: Int) -> String {
-        guard let pointer else { return "" }
-        return String(decoding: UnsafeRawBufferPointer(start: pointer, count: length), as: UTF8.self)
+    /// Puts `answers` (one per command of `group`, in order) in `replies`;
+    /// returns those that are redirects again.
+    private func place(
+        _ answers: [RedisReply], of group: [(index: Int, redirect: RedisRedirect)],
+        in replies: inout [RedisReply], from node: RedisEndpoint
+    ) -> [(index: Int, redirect: RedisRedirect)] {
+        for (answer, item) in zip(answers, group) { replies[item.index] = answer }
+        return Self.redirects(in: replies, at: group.map(\.index), from: node)
+    }
+
+    /// The redirects among `replies` at `indices`.
+    private static func redirects(
+        in replies: [RedisReply], at indices: [Int], from node: RedisEndpoint
+    ) -> [(index: Int, redirect: RedisRedirect)] {
+        indices.compactMap { index in RedisRedirect(replies[index], from: node).map { (index, $0) } }
+    }
+
+    /// `items` grouped by target node, in order of first appearance, each
+    /// group in command order.
+    private static func grouped(
+        _ items: [(index: Int, redirect: RedisRedirect)]
+    ) -> [(target: RedisEndpoint, items: [(index: Int, redirect: RedisRedirect)])] {
+        var groups: [(target: RedisEndpoint, items: [(index: Int, redirect: RedisRedirect)])] = []
+        for item in items {
+            if let position = groups.firstIndex(where: { $0.target == item.redirect.target }) {
+                groups[position].items.append(item)
+            } else {
+                groups.append((item.redirect.target, [item]))
+            }
+        }
+        return groups
     }
 }

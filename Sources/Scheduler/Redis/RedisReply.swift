@@ -67,8 +67,14 @@ public enum RedisError: Error, Sendable, Equatable, CustomStringConvertible {
     /// and may well run it a moment later. `LOADING` (loading its data after
     /// a start), `BUSY` (a script or function runs past its time limit),
     /// `TRYAGAIN` (a cluster slot is migrating), `MASTERDOWN` (a replica
-    /// lost its master).
-    public static let transientReplyCodes: Set<String> = ["LOADING", "BUSY", "TRYAGAIN", "MASTERDOWN"]
+    /// lost its master), `CLUSTERDOWN` (a cluster without a master for
+    /// some slot, e.g. while a replica takes over), and a cluster redirect
+    /// (`MOVED`, `ASK`) still standing after the connection followed
+    /// `RedisConnection.maximumRedirects` of them (the cluster is being
+    /// reconfigured).
+    public static let transientReplyCodes: Set<String> = [
+        "LOADING", "BUSY", "TRYAGAIN", "MASTERDOWN", "CLUSTERDOWN", "MOVED", "ASK",
+    ]
 
     /// Whether the same command may succeed if sent again later: Redis is
     /// unreachable, the connection broke, or the reply was one of

@@ -49,9 +49,9 @@ enum Settings {
     static let redisURL = Setting<String>(
         "redis-url", kind: .text, default: "redis://127.0.0.1:6379", example: "redis://:password@10.0.0.5:6379/0",
         valueName: "url", flagAliases: ["redis"], commands: SettingCommand.redisClients, isSecret: true,
-        help: "Redis server URL, redis://[[user]:password@]host[:port][/db]. Secret: never shown.",
+        help: "Redis server URL, redis://[[user]:password@]host[:port][/db]; for a Redis Cluster any node, or seed nodes separated by commas (host:port,host:port). Secret: never shown.",
         convert: SettingConversion.text { text in
-            (try? RedisURL(parsing: text)) == nil ? "is not a Redis URL (redis://[[user]:password@]host[:port][/db])" : nil
+            (try? RedisURL(parsing: text)) == nil ? "is not a Redis URL (redis://[[user]:password@]host[:port][,host[:port]…][/db])" : nil
         })
 
     static let queue = Setting<String>(

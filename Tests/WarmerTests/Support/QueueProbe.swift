@@ -14,13 +14,15 @@ struct QueueProbe: Sendable {
     /// Reserved for XREAD BLOCK.
     private let blockingClient: RedisClient
 
-    /// - Parameter redisURL: the Redis to use; the test redis-server of
-    ///   `scripts/test.sh` when nil (a test's own `RedisServer` otherwise).
-    init(redisURL: String? = nil) throws {
-        name = TestEnvironment.uniqueName("q")
+    /// - Parameters:
+    ///   - redisURL: the Redis to use; the test redis-server of
+    ///     `scripts/test.sh` when nil (a test's own `RedisServer` otherwise).
+    ///   - name: the queue's name; a unique one when nil.
+    init(redisURL: String? = nil, name: String? = nil) throws {
+        self.name = name ?? TestEnvironment.uniqueName("q")
         self.redisURL = try redisURL ?? TestEnvironment.redisURL()
         let url = try RedisURL(parsing: self.redisURL)
-        queue = try JobQueue(client: RedisClient(url: url, name: "test-redis"), name: name)
+        queue = try JobQueue(client: RedisClient(url: url, name: "test-redis"), name: self.name)
         blockingClient = RedisClient(url: url, name: "test-redis-blocking")
         events = EventStream(queue: queue)
     }
