@@ -10,11 +10,12 @@
 #   make bench-soak        one worker through 20,000 mixed jobs: exit status, RSS slope, Redis after the retention
 #   make bench-hostile     16 concurrent 100-megapixel decodes against the memory budget; lying JPEGs
 #   make bench-overhead    logging at info + metrics + HTTP server on vs off: queue jobs/s and disk warming
+#   make bench-startup     a command's start-up with libvips loaded on demand (dlopen) vs at start
 #   make test-asan / test-tsan   the test suite under AddressSanitizer / ThreadSanitizer (docs/testing.md)
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile bench-overhead build release clean
+.PHONY: demo test test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile bench-overhead bench-startup build release clean
 
 demo:
 	scripts/demo.sh
@@ -52,6 +53,9 @@ bench-hostile:
 
 bench-overhead:
 	bench/overhead.sh
+
+bench-startup:
+	bench/startup.sh
 
 build:
 	swift build

@@ -5,7 +5,10 @@
 // command ~40 ms of start-up, though only a worker decoding images needs
 // them. So, as pyvips does in its ABI mode, Warmer declares the slice of the
 // libvips 8 C API it calls, and resolves it with dlopen/dlsym the first time
-// an image is touched. libvips keeps this API stable across 8.x.
+// an image is touched. libvips keeps this API stable across 8.x, and
+// scripts/check-vips-signatures.sh compiles this header against libvips'
+// own headers (libvips-dev), so that a declaration here that drifts from
+// libvips' is a compile error (VipsSignatureTests runs it).
 //
 // The wrappers below also give the variadic calls fixed option lists, since
 // Swift does not import C variadic functions. Only Sources/PipelineEngine/Vips
@@ -17,57 +20,67 @@
 #include <stddef.h>
 #include <stdlib.h>
 
+#ifndef WARMER_VIPS_SIGNATURE_CHECK
 /// An image (libvips' VipsImage, a GObject); opaque here.
 typedef struct _VipsImage VipsImage;
 /// A reference-counted array of doubles (libvips' VipsArrayDouble, a VipsArea); opaque here.
 typedef struct _VipsArrayDouble VipsArrayDouble;
 /// The base of VipsArrayDouble and the other libvips boxed arrays; opaque here.
 typedef struct _VipsArea VipsArea;
+#endif
 /// glib's GType.
 typedef size_t warmer_gtype;
 /// glib's gboolean (a gint).
 typedef int warmer_gboolean;
 
-/// The pixel format of one band; libvips 8.14's VipsBandFormat (image.h), values copied.
-typedef enum {
-    VIPS_FORMAT_NOTSET = -1,
-    VIPS_FORMAT_UCHAR = 0,
-    VIPS_FORMAT_CHAR = 1,
-    VIPS_FORMAT_USHORT = 2,
-    VIPS_FORMAT_SHORT = 3,
-    VIPS_FORMAT_UINT = 4,
-    VIPS_FORMAT_INT = 5,
-    VIPS_FORMAT_FLOAT = 6,
-    VIPS_FORMAT_COMPLEX = 7,
-    VIPS_FORMAT_DOUBLE = 8,
-    VIPS_FORMAT_DPCOMPLEX = 9,
-    VIPS_FORMAT_LAST = 10
-} VipsBandFormat;
+// The two libvips enums Swift reads, as lists of (name, value) copied from
+// libvips 8.14's image.h: normally declared from the lists; checked against
+// the real headers by scripts/check-vips-signatures.sh.
+#define WARMER_VIPS_BAND_FORMATS(X) \
+    X(VIPS_FORMAT_NOTSET, -1) \
+    X(VIPS_FORMAT_UCHAR, 0) \
+    X(VIPS_FORMAT_CHAR, 1) \
+    X(VIPS_FORMAT_USHORT, 2) \
+    X(VIPS_FORMAT_SHORT, 3) \
+    X(VIPS_FORMAT_UINT, 4) \
+    X(VIPS_FORMAT_INT, 5) \
+    X(VIPS_FORMAT_FLOAT, 6) \
+    X(VIPS_FORMAT_COMPLEX, 7) \
+    X(VIPS_FORMAT_DOUBLE, 8) \
+    X(VIPS_FORMAT_DPCOMPLEX, 9) \
+    X(VIPS_FORMAT_LAST, 10)
 
-/// How pixel values are to be read; libvips 8.14's VipsInterpretation (image.h), values copied.
-typedef enum {
-    VIPS_INTERPRETATION_ERROR = -1,
-    VIPS_INTERPRETATION_MULTIBAND = 0,
-    VIPS_INTERPRETATION_B_W = 1,
-    VIPS_INTERPRETATION_HISTOGRAM = 10,
-    VIPS_INTERPRETATION_XYZ = 12,
-    VIPS_INTERPRETATION_LAB = 13,
-    VIPS_INTERPRETATION_CMYK = 15,
-    VIPS_INTERPRETATION_LABQ = 16,
-    VIPS_INTERPRETATION_RGB = 17,
-    VIPS_INTERPRETATION_CMC = 18,
-    VIPS_INTERPRETATION_LCH = 19,
-    VIPS_INTERPRETATION_LABS = 21,
-    VIPS_INTERPRETATION_sRGB = 22,
-    VIPS_INTERPRETATION_YXY = 23,
-    VIPS_INTERPRETATION_FOURIER = 24,
-    VIPS_INTERPRETATION_RGB16 = 25,
-    VIPS_INTERPRETATION_GREY16 = 26,
-    VIPS_INTERPRETATION_MATRIX = 27,
-    VIPS_INTERPRETATION_scRGB = 28,
-    VIPS_INTERPRETATION_HSV = 29,
-    VIPS_INTERPRETATION_LAST = 30
-} VipsInterpretation;
+#define WARMER_VIPS_INTERPRETATIONS(X) \
+    X(VIPS_INTERPRETATION_ERROR, -1) \
+    X(VIPS_INTERPRETATION_MULTIBAND, 0) \
+    X(VIPS_INTERPRETATION_B_W, 1) \
+    X(VIPS_INTERPRETATION_HISTOGRAM, 10) \
+    X(VIPS_INTERPRETATION_XYZ, 12) \
+    X(VIPS_INTERPRETATION_LAB, 13) \
+    X(VIPS_INTERPRETATION_CMYK, 15) \
+    X(VIPS_INTERPRETATION_LABQ, 16) \
+    X(VIPS_INTERPRETATION_RGB, 17) \
+    X(VIPS_INTERPRETATION_CMC, 18) \
+    X(VIPS_INTERPRETATION_LCH, 19) \
+    X(VIPS_INTERPRETATION_LABS, 21) \
+    X(VIPS_INTERPRETATION_sRGB, 22) \
+    X(VIPS_INTERPRETATION_YXY, 23) \
+    X(VIPS_INTERPRETATION_FOURIER, 24) \
+    X(VIPS_INTERPRETATION_RGB16, 25) \
+    X(VIPS_INTERPRETATION_GREY16, 26) \
+    X(VIPS_INTERPRETATION_MATRIX, 27) \
+    X(VIPS_INTERPRETATION_scRGB, 28) \
+    X(VIPS_INTERPRETATION_HSV, 29) \
+    X(VIPS_INTERPRETATION_LAST, 30)
+
+#ifndef WARMER_VIPS_SIGNATURE_CHECK
+#define WARMER_ENUMERATOR(name, value) name = value,
+/// The pixel format of one band; libvips' VipsBandFormat.
+typedef enum { WARMER_VIPS_BAND_FORMATS(WARMER_ENUMERATOR) } VipsBandFormat;
+/// How pixel values are to be read; libvips' VipsInterpretation.
+typedef enum { WARMER_VIPS_INTERPRETATIONS(WARMER_ENUMERATOR) } VipsInterpretation;
+#undef WARMER_ENUMERATOR
+#endif
 
 // Values of enum-typed optional arguments, which travel through the variadic
 // option lists as ints.
@@ -145,6 +158,56 @@ typedef struct warmer_vips {
     void (*g_free)(void *mem);
 } warmer_vips;
 
+/// Every field of `warmer_vips` with the function it holds, for
+/// warmer_vips_load and scripts/check-vips-signatures.sh.
+#define WARMER_VIPS_FUNCTIONS(X) \
+    X(init, vips_init) \
+    X(cache_set_max, vips_cache_set_max) \
+    X(concurrency_set, vips_concurrency_set) \
+    X(error_buffer_copy, vips_error_buffer_copy) \
+    X(foreign_find_load_buffer, vips_foreign_find_load_buffer) \
+    X(nickname_find, vips_nickname_find) \
+    X(image_new_from_buffer, vips_image_new_from_buffer) \
+    X(image_get_width, vips_image_get_width) \
+    X(image_get_height, vips_image_get_height) \
+    X(type_from_name, g_type_from_name) \
+    X(object_unref, g_object_unref) \
+    X(image_get_bands, vips_image_get_bands) \
+    X(image_get_format, vips_image_get_format) \
+    X(image_get_interpretation, vips_image_get_interpretation) \
+    X(image_get_orientation, vips_image_get_orientation) \
+    X(image_hasalpha, vips_image_hasalpha) \
+    X(image_get_typeof, vips_image_get_typeof) \
+    X(image_copy_memory, vips_image_copy_memory) \
+    X(image_get_data, vips_image_get_data) \
+    X(image_new_from_memory, vips_image_new_from_memory) \
+    X(thumbnail_buffer, vips_thumbnail_buffer) \
+    X(autorot, vips_autorot) \
+    X(colourspace, vips_colourspace) \
+    X(icc_transform, vips_icc_transform) \
+    X(cast, vips_cast) \
+    X(copy, vips_copy) \
+    X(resize, vips_resize) \
+    X(extract_area, vips_extract_area) \
+    X(extract_band, vips_extract_band) \
+    X(bandjoin2, vips_bandjoin2) \
+    X(premultiply, vips_premultiply) \
+    X(unpremultiply, vips_unpremultiply) \
+    X(flatten, vips_flatten) \
+    X(gaussblur, vips_gaussblur) \
+    X(andimage, vips_andimage) \
+    X(black, vips_black) \
+    X(draw_rect, vips_draw_rect) \
+    X(draw_circle, vips_draw_circle) \
+    X(getpoint, vips_getpoint) \
+    X(array_double_new, vips_array_double_new) \
+    X(area_unref, vips_area_unref) \
+    X(jpegsave_buffer, vips_jpegsave_buffer) \
+    X(pngsave_buffer, vips_pngsave_buffer) \
+    X(webpsave_buffer, vips_webpsave_buffer) \
+    X(heifsave_buffer, vips_heifsave_buffer) \
+    X(g_free, g_free)
+
 /// Loads libvips and resolves every function above. Returns NULL when the
 /// library or a symbol is missing; `dlerror()` then says why.
 static inline const warmer_vips *warmer_vips_load(void) {
@@ -154,53 +217,8 @@ static inline const warmer_vips *warmer_vips_load(void) {
     if (vips == NULL) return NULL;
     // dlsym on the handle also searches libvips' dependencies (glib, gobject).
 #define WARMER_RESOLVE(field, symbol) \
-    if ((*(void **)&vips->field = dlsym(library, symbol)) == NULL) { free(vips); return NULL; }
-    WARMER_RESOLVE(init, "vips_init")
-    WARMER_RESOLVE(cache_set_max, "vips_cache_set_max")
-    WARMER_RESOLVE(concurrency_set, "vips_concurrency_set")
-    WARMER_RESOLVE(error_buffer_copy, "vips_error_buffer_copy")
-    WARMER_RESOLVE(foreign_find_load_buffer, "vips_foreign_find_load_buffer")
-    WARMER_RESOLVE(nickname_find, "vips_nickname_find")
-    WARMER_RESOLVE(image_new_from_buffer, "vips_image_new_from_buffer")
-    WARMER_RESOLVE(image_get_width, "vips_image_get_width")
-    WARMER_RESOLVE(image_get_height, "vips_image_get_height")
-    WARMER_RESOLVE(type_from_name, "g_type_from_name")
-    WARMER_RESOLVE(object_unref, "g_object_unref")
-    WARMER_RESOLVE(image_get_bands, "vips_image_get_bands")
-    WARMER_RESOLVE(image_get_format, "vips_image_get_format")
-    WARMER_RESOLVE(image_get_interpretation, "vips_image_get_interpretation")
-    WARMER_RESOLVE(image_get_orientation, "vips_image_get_orientation")
-    WARMER_RESOLVE(image_hasalpha, "vips_image_hasalpha")
-    WARMER_RESOLVE(image_get_typeof, "vips_image_get_typeof")
-    WARMER_RESOLVE(image_copy_memory, "vips_image_copy_memory")
-    WARMER_RESOLVE(image_get_data, "vips_image_get_data")
-    WARMER_RESOLVE(image_new_from_memory, "vips_image_new_from_memory")
-    WARMER_RESOLVE(thumbnail_buffer, "vips_thumbnail_buffer")
-    WARMER_RESOLVE(autorot, "vips_autorot")
-    WARMER_RESOLVE(colourspace, "vips_colourspace")
-    WARMER_RESOLVE(icc_transform, "vips_icc_transform")
-    WARMER_RESOLVE(cast, "vips_cast")
-    WARMER_RESOLVE(copy, "vips_copy")
-    WARMER_RESOLVE(resize, "vips_resize")
-    WARMER_RESOLVE(extract_area, "vips_extract_area")
-    WARMER_RESOLVE(extract_band, "vips_extract_band")
-    WARMER_RESOLVE(bandjoin2, "vips_bandjoin2")
-    WARMER_RESOLVE(premultiply, "vips_premultiply")
-    WARMER_RESOLVE(unpremultiply, "vips_unpremultiply")
-    WARMER_RESOLVE(flatten, "vips_flatten")
-    WARMER_RESOLVE(gaussblur, "vips_gaussblur")
-    WARMER_RESOLVE(andimage, "vips_andimage")
-    WARMER_RESOLVE(black, "vips_black")
-    WARMER_RESOLVE(draw_rect, "vips_draw_rect")
-    WARMER_RESOLVE(draw_circle, "vips_draw_circle")
-    WARMER_RESOLVE(getpoint, "vips_getpoint")
-    WARMER_RESOLVE(array_double_new, "vips_array_double_new")
-    WARMER_RESOLVE(area_unref, "vips_area_unref")
-    WARMER_RESOLVE(jpegsave_buffer, "vips_jpegsave_buffer")
-    WARMER_RESOLVE(pngsave_buffer, "vips_pngsave_buffer")
-    WARMER_RESOLVE(webpsave_buffer, "vips_webpsave_buffer")
-    WARMER_RESOLVE(heifsave_buffer, "vips_heifsave_buffer")
-    WARMER_RESOLVE(g_free, "g_free")
+    if ((*(void **)&vips->field = dlsym(library, #symbol)) == NULL) { free(vips); return NULL; }
+    WARMER_VIPS_FUNCTIONS(WARMER_RESOLVE)
 #undef WARMER_RESOLVE
     return vips;
 }
