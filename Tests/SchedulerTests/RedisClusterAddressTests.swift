@@ -5,17 +5,17 @@ import Testing
 /// lists in a URL. (Following redirects on a real cluster is tested by
 /// WarmerTests' RedisClusterTests.)
 struct RedisClusterAddressTests {
-    private let answering = RedisEndpoint(host: "10.0.0.9", port: 7000)
+    private let answering = RedisEndpoint(host: "127.0.0.9", port: 7000)
 
     @Test(arguments: [
         ("MOVED 5718 127.0.0.1:7002", RedisRedirect.Kind.moved, 5718, RedisEndpoint(host: "127.0.0.1", port: 7002)),
-        ("ASK 0 10.1.2.3:30001", .ask, 0, RedisEndpoint(host: "10.1.2.3", port: 30001)),
+        ("ASK 0 127.1.2.3:30001", .ask, 0, RedisEndpoint(host: "127.1.2.3", port: 30001)),
         ("MOVED 16383 redis-2.internal:6379", .moved, 16383, RedisEndpoint(host: "redis-2.internal", port: 6379)),
         ("MOVED 3999 ::1:7001", .moved, 3999, RedisEndpoint(host: "::1", port: 7001)),
         ("ASK 3999 [::1]:7001", .ask, 3999, RedisEndpoint(host: "::1", port: 7001)),
         // A node that does not know its address leaves the host out: the answering node's host is meant.
-        ("MOVED 3999 :7001", .moved, 3999, RedisEndpoint(host: "10.0.0.9", port: 7001)),
-        ("MOVED 3999 ?:7001", .moved, 3999, RedisEndpoint(host: "10.0.0.9", port: 7001)),
+        ("MOVED 3999 :7001", .moved, 3999, RedisEndpoint(host: "127.0.0.9", port: 7001)),
+        ("MOVED 3999 ?:7001", .moved, 3999, RedisEndpoint(host: "127.0.0.9", port: 7001)),
     ])
     func parsesRedirectReplies(_ text: String, _ kind: RedisRedirect.Kind, _ slot: Int, _ target: RedisEndpoint) throws {
         let redirect = try #require(RedisRedirect(.error(text), from: answering))
@@ -36,13 +36,13 @@ struct RedisClusterAddressTests {
     }
 
     @Test func aURLNamesSeedNodesAfterTheFirst() throws {
-        let url = try RedisURL(parsing: "redis://worker:p%40ss@10.0.0.5:7000,10.0.0.6:7001,[::1]:7002,node-4/0")
-        #expect(url.host == "10.0.0.5" && url.port == 7000 && url.username == "worker" && url.password == "p@ss")
+        let url = try RedisURL(parsing: "redis://worker:p%40ss@127.0.0.5:7000,127.0.0.6:7001,[::1]:7002,node-4/0")
+        #expect(url.host == "127.0.0.5" && url.port == 7000 && url.username == "worker" && url.password == "p@ss")
         #expect(url.nodes == [
-            RedisEndpoint(host: "10.0.0.5", port: 7000), RedisEndpoint(host: "10.0.0.6", port: 7001),
+            RedisEndpoint(host: "127.0.0.5", port: 7000), RedisEndpoint(host: "127.0.0.6", port: 7001),
             RedisEndpoint(host: "::1", port: 7002), RedisEndpoint(host: "node-4", port: 6379),
         ])
-        #expect(url.description == "redis://worker:***@10.0.0.5:7000,10.0.0.6:7001,[::1]:7002,node-4:6379")
+        #expect(url.description == "redis://worker:***@127.0.0.5:7000,127.0.0.6:7001,[::1]:7002,node-4:6379")
     }
 
     @Test func aURLWithOneNodeHasNoOtherSeeds() throws {

@@ -3,7 +3,7 @@ import Metrics
 /// What the pipeline reports to swift-metrics for an operator: how long each
 /// stage took, the bytes it moved, download retries and rate-limiter waits.
 ///
-/// The names follow Prometheus conventions (docs/operations.md, "Metrics").
+/// The names follow Prometheus conventions (docs/observability.md, "Metrics").
 /// Nothing is exported unless the process bootstraps a metrics backend
 /// (`warmer worker --http-port`); until then every handle is swift-metrics'
 /// no-op and costs a call. The handles are created on first use, so a

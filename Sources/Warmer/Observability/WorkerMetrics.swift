@@ -3,7 +3,7 @@ import Scheduler
 
 /// What the worker reports to swift-metrics about its jobs: how each ended,
 /// how long it ran and waited in the queue, where its image came from, and
-/// the worker's slots (docs/operations.md, "Metrics").
+/// the worker's slots (docs/observability.md, "Metrics").
 ///
 /// Without a bootstrapped backend (no `--http-port`) these are no-ops.
 /// Handles with fixed labels are made once, on first use (after the
