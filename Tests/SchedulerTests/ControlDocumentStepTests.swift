@@ -27,6 +27,15 @@ struct ControlDocumentStepTests {
         }
     }
 
+    @Test func theOutcomeIsAnEventSwiftClientsReadAsControlApplied() async throws {
+        let queue = try makeQueue()
+        try await push(#"{"v":1,"op":"pause","id":"hold"}"#, to: queue)
+        _ = try await applyNext(queue, chunks: JobQueue.ControlDocumentChunks())
+        let events = try await EventStream(queue: queue).read(after: .beginning, timeout: .milliseconds(50), using: makeClient())
+        let applied = try #require(events.first { $0.kind == .controlApplied }, "\(events)")
+        #expect(applied.fields["op"] == "pause" && applied.fields["id"] == "hold", "\(applied.fields)")
+    }
+
     @Test func aStepWithNothingToApplyIsIdle() async throws {
         let queue = try makeQueue()
         #expect(try await queue.applyControlDocumentStep() == .idle)

@@ -30,6 +30,9 @@ public struct JobEvent: Sendable, Hashable {
         case deadLettered
         /// Every job of the batch has ended.
         case batchCompleted
+        /// A control document was applied (queue stream only): `op`, the
+        /// sender's `id`, and its counts (docs/wire-format.md, "Controlling").
+        case controlApplied
     }
 
     /// Wire format version.
