@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import PipelineEngine
 
-/// Nuke's task-graph behaviour (../shared/NUKE-BEHAVIOUR.md), with real
+/// Nuke's task-graph behaviour (docs/nuke-behaviour.md), with real
 /// downloads from the nginx origin and real libvips work. Slow (100 KB/s)
 /// URLs keep downloads in flight while several requests join them; the
 /// pipeline's `counters` count the work done by stage.
