@@ -38,9 +38,8 @@ struct DataCachePolicyTests {
     @Test(arguments: matrix)
     func writesWhatThePolicySays(_ expected: Expectation) async throws {
         // Given
-        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache)
-        configuration.dataCachePolicy = expected.policy
+        let cache = try DataCache.temporary("policy")
+        let configuration = ImagePipeline.Configuration.testOrigin(dataCache: cache, policy: expected.policy)
         let pipeline = ImagePipeline(configuration: configuration)
         let file = try Origin.makeImage(TestEnvironment.uniqueName("policy"), width: 300, height: 200)
         let url = try Origin.url(of: file, slow: true)
@@ -67,9 +66,8 @@ struct DataCachePolicyTests {
     }
 
     @Test func dataOnlyLoadsNeverEncodeAndStoreNothingUnderStoreEncodedImages() async throws {
-        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-data"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache)
-        configuration.dataCachePolicy = .storeEncodedImages
+        let cache = try DataCache.temporary("policy-data")
+        let configuration = ImagePipeline.Configuration.testOrigin(dataCache: cache, policy: .storeEncodedImages)
         let pipeline = ImagePipeline(configuration: configuration)
         let file = try Origin.makeImage(TestEnvironment.uniqueName("policy-data"))
         let request = ImageRequest(url: try Origin.url(of: file))
@@ -80,9 +78,8 @@ struct DataCachePolicyTests {
     }
 
     @Test func anEncodedCopyOnDiskIsServedWithoutDownloading() async throws {
-        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-disk"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache())
-        configuration.dataCachePolicy = .automatic
+        let cache = try DataCache.temporary("policy-disk")
+        var configuration = ImagePipeline.Configuration.testOrigin(dataCache: cache, imageCache: ImageCache(), policy: .automatic)
         let file = try Origin.makeImage(TestEnvironment.uniqueName("policy-disk"))
         let request = ImageRequest(url: try Origin.url(of: file), thumbnail: .init(maxPixelSize: 64), encoding: .init(format: .png))
         _ = try await ImagePipeline(configuration: configuration).loadImage(for: request).response
@@ -103,9 +100,8 @@ struct DataCachePolicyTests {
 extension DataCachePolicyTests {
     @Test func aChainServedFromMemoryStillStoresItsEncodedResult() async throws {
         // Given: [resize] is in memory, under a policy that stores encoded images.
-        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-memory"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache())
-        configuration.dataCachePolicy = .automatic
+        let cache = try DataCache.temporary("policy-memory")
+        let configuration = ImagePipeline.Configuration.testOrigin(dataCache: cache, imageCache: ImageCache(), policy: .automatic)
         let pipeline = ImagePipeline(configuration: configuration)
         let url = try Origin.url(of: Origin.makeImage(TestEnvironment.uniqueName("policy-memory")))
         let resize = ImageProcessor.resize(.init(width: 100))
@@ -122,9 +118,8 @@ extension DataCachePolicyTests {
     @Test(arguments: [DataCachePolicy.automatic, .storeAll])
     func anEncodingOrReencodeAloneMakesAVariantStoredUnderItsOwnKey(policy: DataCachePolicy) async throws {
         // Given a request with only an output format, and one with only `reencodeImage`
-        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-variant"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache)
-        configuration.dataCachePolicy = policy
+        let cache = try DataCache.temporary("policy-variant")
+        let configuration = ImagePipeline.Configuration.testOrigin(dataCache: cache, policy: policy)
         let pipeline = ImagePipeline(configuration: configuration)
         let url = try Origin.url(of: Origin.makeImage(TestEnvironment.uniqueName("variant"), width: 60, height: 40))
         let webp = ImageRequest(url: url, encoding: .init(format: .webp))
@@ -150,8 +145,8 @@ extension DataCachePolicyTests {
     @Test func dataWhoseWriteIsStillQueuedIsDecodedFromMemory() async throws {
         // Given: data stored through pipeline.cache while the cache's disk
         // writes are held back (a busy disk)
-        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-staged"), sweepInterval: .seconds(3600))
-        let pipeline = ImagePipeline(configuration: .init(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache()))
+        let cache = try DataCache.temporary("policy-staged")
+        let pipeline = ImagePipeline(configuration: .testOrigin(dataCache: cache, imageCache: ImageCache()))
         let file = try Origin.makeImage(TestEnvironment.uniqueName("staged"))
         let plain = ImageRequest(url: try Origin.url(of: file))
         let thumb = ImageRequest(url: plain.url, thumbnail: .init(maxPixelSize: 16), options: [.returnCacheDataDontLoad])
@@ -167,8 +162,8 @@ extension DataCachePolicyTests {
     }
 
     @Test func pipelineCacheReachesEveryLayerByRequest() async throws {
-        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-layers"), sweepInterval: .seconds(3600))
-        let pipeline = ImagePipeline(configuration: .init(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache()))
+        let cache = try DataCache.temporary("policy-layers")
+        let pipeline = ImagePipeline(configuration: .testOrigin(dataCache: cache, imageCache: ImageCache()))
         let file = try Origin.makeImage(TestEnvironment.uniqueName("layers"))
         let plain = ImageRequest(url: try Origin.url(of: file))
         let thumb = ImageRequest(url: plain.url, thumbnail: .init(maxPixelSize: 32), options: [.returnCacheDataDontLoad])
@@ -193,9 +188,8 @@ extension DataCachePolicyTests {
 extension DataCachePolicyTests {
     @Test func aCompletedTaskMeansTheEncodedFileIsOnDisk() async throws {
         // Given a pipeline that stores encoded images
-        let cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("policy-written"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache)
-        configuration.dataCachePolicy = .automatic
+        let cache = try DataCache.temporary("policy-written")
+        let configuration = ImagePipeline.Configuration.testOrigin(dataCache: cache, policy: .automatic)
         let pipeline = ImagePipeline(configuration: configuration)
         let url = try Origin.url(of: Origin.makeImage(TestEnvironment.uniqueName("written")))
         // When a processed prefetch completes

@@ -10,7 +10,7 @@ struct DataCacheTests {
 
     init() throws {
         directory = try TestEnvironment.temporaryDirectory("data-cache")
-        cache = try DataCache(directory: directory, sizeLimit: 3 << 20, sweepInterval: .seconds(3600))
+        cache = try DataCache.unswept(at: directory, sizeLimit: 3 << 20)
     }
 
     @Test func fileNameIsTheHexSHA256OfTheKey() {

@@ -24,11 +24,6 @@ extension ImagePipeline.Configuration {
 }
 
 extension DataCache {
-    /// A fresh cache in its own temporary folder, with no periodic sweep.
-    static func temporary(_ label: String) throws -> DataCache {
-        try DataCache(directory: try TestEnvironment.temporaryDirectory(label), sweepInterval: .seconds(3600))
-    }
-
     /// The names of the files in the cache's folder (after pending writes), sorted.
     func fileNames() -> [String] {
         flush()

@@ -9,8 +9,8 @@ struct ImagePipelineTests {
     let pipeline: ImagePipeline
 
     init() throws {
-        cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("pipeline"), sweepInterval: .seconds(3600))
-        pipeline = ImagePipeline(configuration: .init(dataLoader: .testOrigin, dataCache: cache))
+        cache = try DataCache.temporary("pipeline")
+        pipeline = ImagePipeline(configuration: .testOrigin(dataCache: cache))
     }
 
     /// A ~150 KB image on the origin, and its slow (100 KB/s) URL, so downloads stay in flight for a while.
@@ -57,7 +57,7 @@ struct ImagePipelineTests {
     }
 
     @Test func withoutCoalescingEveryTaskDownloads() async throws {
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: nil)
+        var configuration = ImagePipeline.Configuration.testOrigin(dataCache: nil)
         configuration.isTaskCoalescingEnabled = false
         let uncoalesced = ImagePipeline(configuration: configuration)
         let (file, url) = try slowImage("no-coalesce")

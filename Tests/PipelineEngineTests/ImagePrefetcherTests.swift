@@ -10,9 +10,8 @@ struct ImagePrefetcherTests {
     let pipeline: ImagePipeline
 
     init() throws {
-        cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("prefetcher"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache())
-        configuration.dataCachePolicy = .storeAll
+        cache = try DataCache.temporary("prefetcher")
+        let configuration = ImagePipeline.Configuration.testOrigin(dataCache: cache, imageCache: ImageCache(), policy: .storeAll)
         pipeline = ImagePipeline(configuration: configuration)
     }
 

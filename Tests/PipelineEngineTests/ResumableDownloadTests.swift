@@ -154,7 +154,7 @@ struct ResumableDownloadTests {
         #expect(!cache.containsData(for: key))
 
         // When: another worker (a new pipeline on the same folder) loads it,
-        let otherCache = try DataCache(directory: cache.directory, sweepInterval: .seconds(3600))
+        let otherCache = try DataCache.unswept(at: cache.directory)
         let second = ImagePipeline(configuration: .faultOrigin(dataCache: otherCache, maximumAttempts: 1))
         let response = try await second.loadData(for: ImageRequest(url: url)).response
         // Then: it asked only for the rest, and the whole data is stored.

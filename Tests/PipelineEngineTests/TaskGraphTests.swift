@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import PipelineEngine
 
-/// Nuke's task-graph behaviour (../shared/NUKE-BEHAVIOUR.md), with real
+/// Nuke's task-graph behaviour (docs/nuke-behaviour.md), with real
 /// downloads from the nginx origin and real libvips work. Slow (100 KB/s)
 /// URLs keep downloads in flight while several requests join them; the
 /// pipeline's `counters` count the work done by stage.
@@ -13,9 +13,8 @@ struct TaskGraphTests {
     let pipeline: ImagePipeline
 
     init() throws {
-        cache = try DataCache(directory: try TestEnvironment.temporaryDirectory("graph"), sweepInterval: .seconds(3600))
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: cache, imageCache: ImageCache())
-        configuration.dataCachePolicy = .storeOriginalData
+        cache = try DataCache.temporary("graph")
+        let configuration = ImagePipeline.Configuration.testOrigin(dataCache: cache, imageCache: ImageCache(), policy: .storeOriginalData)
         pipeline = ImagePipeline(configuration: configuration)
     }
 
@@ -143,7 +142,7 @@ struct TaskGraphTests {
     @Test func aWaitingOperationIsRaisedWhenAHighPriorityRequestJoins() async throws {
         // Given: one download slot, held by a slow download; then `low`
         // (veryLow) and `normal` wait for it, in that order.
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: nil)
+        var configuration = ImagePipeline.Configuration.testOrigin(dataCache: nil)
         configuration.concurrency.dataLoading = 1
         let pipeline = ImagePipeline(configuration: configuration)
         let (_, blocker) = try slowImage("blocker")
@@ -165,7 +164,7 @@ struct TaskGraphTests {
     }
 
     @Test func changingATasksPriorityMovesItsWaitingWork() async throws {
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: nil)
+        var configuration = ImagePipeline.Configuration.testOrigin(dataCache: nil)
         configuration.concurrency.dataLoading = 1
         let pipeline = ImagePipeline(configuration: configuration)
         let (_, blocker) = try slowImage("blocker-2")
@@ -183,7 +182,7 @@ struct TaskGraphTests {
     }
 
     @Test func withoutCoalescingEveryRequestDoesItsOwnWork() async throws {
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: nil)
+        var configuration = ImagePipeline.Configuration.testOrigin(dataCache: nil)
         configuration.isTaskCoalescingEnabled = false
         let pipeline = ImagePipeline(configuration: configuration)
         let (_, url) = try slowImage("uncoalesced-image")

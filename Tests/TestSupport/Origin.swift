@@ -90,11 +90,3 @@ public enum Origin {
         }
     }
 }
-
-/// A command a test ran exited with an error.
-public struct CommandFailed: Error, CustomStringConvertible {
-    public let command: String
-    public let status: Int32
-    public let output: String
-    public var description: String { "`\(command)` exited \(status): \(output)" }
-}

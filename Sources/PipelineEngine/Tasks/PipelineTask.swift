@@ -255,9 +255,3 @@ final class PipelineTask<Value: Sendable>: Sendable {
         return PriorityChange(priority: newPriority, dependency: state.dependency, operation: state.operation)
     }
 }
-
-/// A subscription to a task of any value type: what a dependent task holds.
-struct AnySubscription: Sendable {
-    let setPriority: @Sendable (ImagePriority) -> Void
-    let unsubscribe: @Sendable () -> Void
-}

@@ -50,12 +50,6 @@ struct Vips: @unchecked Sendable {
     }
 }
 
-/// libvips could not be loaded or initialised.
-struct VipsUnavailable: Error, Sendable {
-    /// Why, for people.
-    let reason: String
-}
-
 extension Vips {
     /// Runs a libvips call that writes one new image to its `out` argument,
     /// and takes ownership of that image (which keeps `retained` alive).
@@ -80,12 +74,4 @@ extension Vips {
         case .failure(let error): throw .libvipsUnavailable(error.reason)
         }
     }
-}
-
-/// A libvips step failed, or was asked something impossible; `message` says
-/// why (libvips' error text, already cleared from its buffer, for a failed call).
-/// `ImageCodec` turns it into the `ImageProcessingError` of its stage.
-struct VipsFailure: Error, Sendable {
-    /// Why the step failed.
-    let message: String
 }

@@ -16,11 +16,3 @@ public enum JobPriority: String, Sendable, Hashable, CaseIterable, Codable, Comp
     /// Orders from `veryLow` to `veryHigh`.
     public static func < (lhs: JobPriority, rhs: JobPriority) -> Bool { lhs.band > rhs.band }
 }
-
-/// What a job warms.
-public enum JobDestination: String, Sendable, Hashable, CaseIterable, Codable {
-    /// The original data in the disk cache; never decoded.
-    case disk
-    /// The decoded, processed and re-encoded image.
-    case processed
-}

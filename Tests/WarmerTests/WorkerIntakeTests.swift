@@ -6,8 +6,8 @@ import TestSupport
 /// Producers in any language: a JSON document RPUSHed to `warmer:{Q}:intake`
 /// becomes a batch, whose events anyone can read with XREAD; input that does
 /// not parse or validate is dead-lettered with its reason.
-@Suite(.serialized)
-struct IntakeTests {
+@Suite("Worker intake", .serialized)
+struct WorkerIntakeTests {
     @Test func aDocumentPushedWithRedisCliIsWarmedAndObservableWithXREAD() async throws {
         // Given a worker and three images on the origin
         let queue = try QueueProbe()

@@ -5,8 +5,8 @@ import TestSupport
 
 /// Cancelling a batch reaches downloads already running on any worker: they
 /// stop at once, except work another batch still needs.
-@Suite(.serialized)
-struct CancellationTests {
+@Suite("Worker cancellation", .serialized)
+struct WorkerCancellationTests {
     @Test func cancellingABatchStopsItsRunningDownloadsOnTwoWorkersWithinASecond() async throws {
         // Given two workers with four slots each, and six ~700 KB images
         // through /slow/ (100 KB at once, then 100 KB a second: ~6 s each)

@@ -2,8 +2,8 @@ import Testing
 @testable import Scheduler
 
 /// The one-command producer contract: `RPUSH warmer:{Q}:intake '<json>'`.
-@Suite("Intake")
-struct IntakeTests {
+@Suite("Intake expansion")
+struct IntakeExpansionTests {
     private let worker = "test-worker"
 
     private func push(_ document: String, to queue: JobQueue) async throws {

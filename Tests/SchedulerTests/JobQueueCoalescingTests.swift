@@ -2,8 +2,8 @@ import Testing
 @testable import Scheduler
 
 /// Identical work asked for by several batches is one job that counts in each.
-@Suite("Queue coalescing")
-struct QueueCoalescingTests {
+@Suite("Job queue coalescing")
+struct JobQueueCoalescingTests {
     private let worker = "test-worker"
 
     @Test func sharedURLsAreOneJobCountedInEveryBatch() async throws {

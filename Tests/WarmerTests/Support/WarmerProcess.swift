@@ -1,16 +1,17 @@
 import Foundation
+import TestSupport
 
 /// The `warmer` executable, run as a separate process as users run it.
-public final class WarmerProcess: @unchecked Sendable {
+final class WarmerProcess: @unchecked Sendable {
     // @unchecked: `Process` and `Pipe` are not Sendable; each instance is
     // created, driven and read by one test at a time.
-    public let process: Process
+    let process: Process
     private let output = Pipe()
     private let errors = Pipe()
     private let errorFile: URL
 
     /// The built binary: `WARMER_BIN`, else `warmer` beside the test bundle.
-    public static func binary() throws -> URL {
+    static func binary() throws -> URL {
         if let path = ProcessInfo.processInfo.environment["WARMER_BIN"] {
             return URL(fileURLWithPath: path)
         }
@@ -28,7 +29,7 @@ public final class WarmerProcess: @unchecked Sendable {
     }
 
     /// Starts `warmer ARGUMENTS`, with `stdin` as its input when given.
-    public init(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws {
+    init(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws {
         process = Process()
         process.executableURL = try Self.binary()
         process.arguments = arguments
@@ -53,20 +54,20 @@ public final class WarmerProcess: @unchecked Sendable {
     }
 
     /// Runs `warmer ARGUMENTS` to completion.
-    public static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) async throws -> Result {
+    static func run(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) async throws -> Result {
         let process = try WarmerProcess(arguments, environment: environment, stdin: stdin)
         return await process.waitForExit()
     }
 
     /// What a finished process printed and returned.
-    public struct Result: Sendable {
-        public let status: Int32
-        public let standardOutput: String
-        public let standardError: String
+    struct Result: Sendable {
+        let status: Int32
+        let standardOutput: String
+        let standardError: String
     }
 
     /// Sends a signal (SIGTERM, SIGKILL…).
-    public func send(_ signal: Int32) {
+    func send(_ signal: Int32) {
         kill(process.processIdentifier, signal)
     }
 
@@ -74,7 +75,7 @@ public final class WarmerProcess: @unchecked Sendable {
     ///
     /// The blocking read runs on a thread of its own: a test process has only
     /// as many cooperative threads as cores, and a blocked one stalls others.
-    public func waitForExit() async -> Result {
+    func waitForExit() async -> Result {
         let output = self.output
         let process = self.process
         let text: Data = await withCheckedContinuation { continuation in
@@ -89,7 +90,7 @@ public final class WarmerProcess: @unchecked Sendable {
     }
 
     /// What the process wrote to standard error so far.
-    public var standardErrorSoFar: String {
+    var standardErrorSoFar: String {
         (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
     }
 

@@ -5,8 +5,8 @@ import TestSupport
 
 /// Identical work asked for by several batches is one job in the queue: the
 /// origin serves it once, and it counts in every batch.
-@Suite(.serialized)
-struct QueueCoalescingTests {
+@Suite("Worker coalescing", .serialized)
+struct WorkerCoalescingTests {
     @Test func aBatchThatJoinsARunningJobGetsItsLaterProgressEvents() async throws {
         // Given a worker downloading one large image slowly (several seconds) for batch A
         let queue = try QueueProbe()

@@ -3,8 +3,8 @@ import Testing
 
 /// Cancelling batches and jobs: queued work leaves at once, running work is
 /// told to stop, shared work goes on for the batches that still need it.
-@Suite("Cancellation")
-struct CancellationTests {
+@Suite("Job queue cancellation")
+struct JobQueueCancellationTests {
     private let worker = "test-worker"
 
     @Test func cancellingABatchRemovesItsQueuedJobsAndCountsThemCancelled() async throws {

@@ -1,0 +1,19 @@
+/// A queue's state at one moment (`warmer status` without a batch).
+public struct QueueStatistics: Sendable, Hashable, Codable {
+    /// The queue's name.
+    public let queue: String
+    /// Jobs waiting to be claimed.
+    public let queued: Int
+    /// Jobs leased to workers.
+    public let active: Int
+    /// Jobs waiting for a retry.
+    public let delayed: Int
+    /// Dead-lettered entries.
+    public let dead: Int
+    /// Intake list entries not yet expanded (documents and wake-up markers).
+    public let intake: Int
+    /// Whether the queue is paused.
+    public let isPaused: Bool
+    /// Workers whose heartbeat record is live (`WorkerRegistry`).
+    public let workers: Int
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The repository's own files, as the docs tests read them: its root (found
+/// from this source file's path), its folders, and the files git tracks.
+enum RepositoryFiles {
+    /// The repository's root folder.
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The text of the file at `path`, relative to the root.
+    static func text(_ path: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+    }
+
+    /// Every folder below `path` (at any depth), relative to the root, as
+    /// `Sources/PipelineEngine/Curl`.
+    static func folders(under path: String) throws -> Set<String> {
+        let base = root.appendingPathComponent(path)
+        guard let enumerator = FileManager.default.enumerator(
+            at: base, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles]
+        ) else {
+            throw HarnessError("cannot list \(base.path)")
+        }
+        var folders: Set<String> = []
+        for case let url as URL in enumerator where try url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true {
+            folders.insert(path + "/" + relativePath(of: url, below: base))
+        }
+        return folders
+    }
+
+    /// The paths, relative to the root, of the files git tracks (`git ls-files`).
+    static func tracked() throws -> [String] {
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        git.arguments = ["git", "-C", root.path, "ls-files", "-z"]
+        let output = Pipe()
+        git.standardOutput = output
+        git.standardError = FileHandle.nullDevice
+        try git.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        git.waitUntilExit()
+        guard git.terminationStatus == 0 else { throw HarnessError("git ls-files exited \(git.terminationStatus)") }
+        return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// `url`'s path below `base`, without a leading or trailing slash.
+    private static func relativePath(of url: URL, below base: URL) -> String {
+        let components = url.standardizedFileURL.pathComponents
+        let baseComponents = base.standardizedFileURL.pathComponents
+        return components.dropFirst(baseComponents.count).joined(separator: "/")
+    }
+}
