@@ -5,6 +5,9 @@ import PackageDescription
 /// Warmer: a distributed image cache-warming service.
 ///
 /// Module boundaries (see docs/architecture.md):
+/// - `WarmerSupport` is what the other modules share: the dedicated threads
+///   and their inbox (`DedicatedThread`, `ThreadInbox`), `Duration`
+///   conversions and hex encoding. No dependencies.
 /// - `PipelineEngine` loads one image request end to end (libcurl, libvips). Knows nothing of Redis.
 /// - `Scheduler` is the Redis queue and event streams (hiredis). Knows nothing of images.
 /// - `WarmerInput` parses what producers send (processing specs, URL lists,
@@ -38,10 +41,11 @@ let package = Package(
         // libvips is loaded at run time (dlopen), not linked: see Sources/CVips/shim.h.
         .systemLibrary(name: "CVips", providers: [.apt(["libvips42"])]),
 
+        .target(name: "WarmerSupport"),
         .target(
             name: "PipelineEngine",
             dependencies: [
-                "CCurl", "CVips",
+                "CCurl", "CVips", "WarmerSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -50,7 +54,7 @@ let package = Package(
         .target(
             name: "Scheduler",
             dependencies: [
-                "CHiredis",
+                "CHiredis", "WarmerSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -60,7 +64,7 @@ let package = Package(
         .executableTarget(
             name: "Warmer",
             dependencies: [
-                "PipelineEngine", "Scheduler", "WarmerInput",
+                "PipelineEngine", "Scheduler", "WarmerInput", "WarmerSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -78,6 +82,7 @@ let package = Package(
         .target(name: "WarmerInputProperties", dependencies: ["WarmerInput"], path: "Fuzz/Properties"),
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "WarmerSupportTests", dependencies: ["WarmerSupport", "TestSupport"]),
         .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
         .testTarget(
@@ -102,6 +107,7 @@ let package = Package(
 // then only what the fuzzers need: WarmerInput over the part of
 // PipelineEngine that describes processing (plain value types; no libcurl,
 // libvips or swift-crypto, so the fuzz build takes seconds, not minutes).
+// Those files must not import WarmerSupport, which the fuzz build leaves out.
 // Should one of those files come to need another engine file, add it to
 // `processingSources`. A plain `swift build` or `swift test` never sees the
 // fuzz targets.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Synchronization
+import WarmerSupport
 
 /// An LRU disk cache of raw data, one file per key, flat in one folder.
 ///
@@ -77,14 +78,7 @@ public final class DataCache: Sendable {
 
     /// The file name of `key`: lowercase hex SHA-256 of its UTF-8 bytes.
     public static func filename(for key: String) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var hex = [UInt8]()
-        hex.reserveCapacity(64)
-        for byte in SHA256.hash(data: Data(key.utf8)) {
-            hex.append(digits[Int(byte >> 4)])
-            hex.append(digits[Int(byte & 0x0f)])
-        }
-        return String(decoding: hex, as: UTF8.self)
+        SHA256.hash(data: Data(key.utf8)).hexString
     }
 
     /// Where `key`'s data lives (or would live) on disk.

@@ -1,4 +1,5 @@
 import Foundation
+import WarmerSupport
 
 /// One pass of the disk cache's LRU sweep.
 ///
@@ -86,10 +87,6 @@ extension DataCacheSweep {
     /// `interval` in whole milliseconds for Dispatch, at least 1 ms, saturating
     /// (`.seconds(.max)` means "practically never", not an overflow trap).
     static func dispatchInterval(_ interval: Duration) -> DispatchTimeInterval {
-        let (seconds, attoseconds) = interval.components
-        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        guard !overflow else { return .milliseconds(.max) }
-        let (total, overflowAgain) = milliseconds.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
-        return .milliseconds(overflowAgain ? .max : max(1, Int(clamping: total)))
+        .milliseconds(max(1, interval.milliseconds))
     }
 }

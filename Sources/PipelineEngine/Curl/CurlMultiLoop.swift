@@ -1,6 +1,6 @@
 import CCurl
 import Foundation
-import Synchronization
+import WarmerSupport
 
 /// Drives one libcurl multi handle on a dedicated thread.
 ///
@@ -8,9 +8,12 @@ import Synchronization
 /// `curl_multi_poll`, so thousands of concurrent downloads cost no threads of
 /// Swift's cooperative pool, and all transfers share one connection pool
 /// (keep-alive and HTTP/2 multiplexing) and one DNS cache. Other threads talk
-/// to the loop only through `Mailbox`.
+/// to the loop only through its `ThreadInbox` of new transfers and
+/// `curl_multi_wakeup` (`MultiHandle.wake`): the thread takes what is queued
+/// on each turn rather than waiting in the inbox.
 final class CurlMultiLoop: Sendable {
-    private let mailbox: Mailbox
+    private let requests: ThreadInbox<CurlTransferRequest>
+    private let multi: MultiHandle
 
     /// Connection limits applied to the multi handle.
     struct Limits: Sendable {
@@ -20,87 +23,72 @@ final class CurlMultiLoop: Sendable {
 
     init(limits: Limits) {
         CurlRuntime.ensureInitialised()
-        let mailbox = Mailbox(multi: curl_multi_init())
-        self.mailbox = mailbox
-        let thread = Thread {
-            let driver = Driver(mailbox: mailbox, limits: limits)
+        let multi = MultiHandle(raw: curl_multi_init())
+        let requests = ThreadInbox<CurlTransferRequest>()
+        self.requests = requests
+        self.multi = multi
+        DedicatedThread.start(named: DedicatedThread.name("curl")) {
+            let driver = Driver(requests: requests, multi: multi, limits: limits)
             driver.run()
         }
-        thread.name = "warmer.curl"
-        thread.start()
     }
 
     deinit {
-        mailbox.stop()
+        requests.close()
+        multi.wake()
     }
 
     /// Starts a transfer. Its completion handler runs on the curl thread.
     func submit(_ request: CurlTransferRequest) {
-        mailbox.post(request)
+        guard multi.raw != nil else {
+            request.onCompletion(.failure(DataLoaderFailure(.transport(code: -1, message: "libcurl could not create a multi handle"))))
+            return
+        }
+        guard requests.post(request) != .refused else {
+            request.onCompletion(.failure(DataLoaderFailure(.cancelled)))
+            return
+        }
+        multi.wake()
     }
 
     /// Makes the loop look at cancellation flags now rather than on its next turn.
     func wake() {
-        mailbox.wake()
+        multi.wake()
     }
 }
 
 extension CurlMultiLoop {
-    /// What other threads share with the curl thread: the inbox of new
-    /// transfers, a stop flag, and the multi handle (for `curl_multi_wakeup` only).
-    final class Mailbox: @unchecked Sendable {
-        // @unchecked: `multi` is used off the curl thread only by `wake()`,
+    /// The multi handle, as other threads see it: only to wake the curl thread.
+    final class MultiHandle: @unchecked Sendable {
+        // @unchecked: `raw` is used off the curl thread only by `wake()`,
         // and curl_multi_wakeup is documented as callable from any thread.
-        // Every other use of `multi` happens on the curl thread (Driver).
-        // `inbox` and `stopped` are protected by their own synchronisation.
-        let multi: UnsafeMutableRawPointer?
-        private let inbox = Mutex<[CurlTransferRequest]>([])
-        private let stopped = Atomic<Bool>(false)
+        // Every other use of `raw` happens on the curl thread (Driver).
+        let raw: UnsafeMutableRawPointer?
 
-        init(multi: UnsafeMutableRawPointer?) {
-            self.multi = multi
+        init(raw: UnsafeMutableRawPointer?) {
+            self.raw = raw
         }
 
-        func post(_ request: CurlTransferRequest) {
-            guard multi != nil else {
-                request.onCompletion(.failure(DataLoaderFailure(.transport(code: -1, message: "libcurl could not create a multi handle"))))
-                return
-            }
-            inbox.withLock { $0.append(request) }
-            wake()
-        }
-
+        /// Interrupts the curl thread's `curl_multi_poll`.
         func wake() {
-            if let multi { _ = curl_multi_wakeup(multi) }
-        }
-
-        func stop() {
-            stopped.store(true, ordering: .releasing)
-            wake()
-        }
-
-        var isStopped: Bool { stopped.load(ordering: .acquiring) }
-
-        func takeInbox() -> [CurlTransferRequest] {
-            inbox.withLock { requests in
-                defer { requests.removeAll(keepingCapacity: true) }
-                return requests
-            }
+            if let raw { _ = curl_multi_wakeup(raw) }
         }
     }
 
     /// The curl thread's side: owns the active transfers and the idle easy handles.
     private final class Driver {
-        private let mailbox: Mailbox
+        private let requests: ThreadInbox<CurlTransferRequest>
+        private let multiHandle: MultiHandle
         private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
         private var idleHandles: [CurlEasyHandle] = []
         private let maximumIdleHandles = 64
         /// The DNS cache and TLS sessions every transfer of the loop shares.
         private let share = CurlShare()
 
-        init(mailbox: Mailbox, limits: Limits) {
-            self.mailbox = mailbox
-            if let multi = mailbox.multi {
+        init(requests: ThreadInbox<CurlTransferRequest>, multi: MultiHandle, limits: Limits) {
+            self.requests = requests
+            self.multiHandle = multi
+            if let multi = multi.raw {
                 _ = warmer_multi_setopt_long(multi, CURLMOPT_MAX_HOST_CONNECTIONS, limits.maximumConnectionsPerHost)
                 _ = warmer_multi_setopt_long(multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, limits.maximumTotalConnections)
                 _ = warmer_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, limits.maximumTotalConnections)
@@ -109,10 +97,10 @@ extension CurlMultiLoop {
         }
 
         func run() {
-            guard let multi = mailbox.multi else { return }
+            guard let multi = multiHandle.raw else { return }
             var running: Int32 = 0
-            while !mailbox.isStopped {
-                for request in mailbox.takeInbox() { start(request, on: multi) }
+            while !requests.isClosed {
+                for request in requests.takeQueued() { start(request, on: multi) }
                 abortCancelledTransfers(on: multi)
                 _ = curl_multi_perform(multi, &running)
                 collectFinishedTransfers(on: multi)
@@ -123,7 +111,7 @@ extension CurlMultiLoop {
                 _ = curl_multi_remove_handle(multi, transfer.easy.raw)
                 transfer.request.onCompletion(.failure(transfer.failure(.cancelled)))
             }
-            for request in mailbox.takeInbox() { request.onCompletion(.failure(DataLoaderFailure(.cancelled))) }
+            for request in requests.takeQueued() { request.onCompletion(.failure(DataLoaderFailure(.cancelled))) }
             active.removeAll()
             idleHandles.removeAll()  // easy handles go before the share they use
             curl_multi_cleanup(multi)

@@ -1,4 +1,5 @@
 import Foundation
+import WarmerSupport
 
 /// Downloads data over HTTP(S) with libcurl.
 ///
@@ -154,17 +155,5 @@ public final class DataLoader: Sendable {
 extension DataLoader.Response {
     init(_ response: CurlTransferResponse) {
         self.init(data: response.body, statusCode: response.statusCode, headers: response.headers, url: response.effectiveURL)
-    }
-}
-
-extension Duration {
-    /// The duration in whole milliseconds, saturating at `Int.min` and
-    /// `Int.max` (`.seconds(Int64.max)` is `Int.max`, not an overflow trap).
-    var milliseconds: Int {
-        let (seconds, attoseconds) = components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
-        guard !overflow, !overflowAgain else { return seconds < 0 ? .min : .max }
-        return Int(total)
     }
 }

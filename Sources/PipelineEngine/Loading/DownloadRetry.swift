@@ -1,3 +1,5 @@
+import WarmerSupport
+
 /// A download attempt that failed with a transient error and will be tried
 /// again: what `ImageTask` reports as `.retrying`.
 public struct DownloadRetry: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import Foundation
+import WarmerSupport
 
 /// When and how soon a failed download is tried again.
 ///
@@ -66,13 +67,5 @@ public struct RetryPolicy: Sendable, Hashable {
             return Int64(value).map { .seconds($0) } ?? .seconds(Int64.max)
         }
         return HTTPDate.parse(value).map { .seconds(max(0, $0.timeIntervalSince(now))) }
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a `Double`.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

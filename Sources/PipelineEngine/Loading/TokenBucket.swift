@@ -1,3 +1,5 @@
+import WarmerSupport
+
 /// A token bucket: holds up to `burst` tokens and gains `rate` tokens a
 /// second; a request takes one whole token.
 ///
@@ -43,7 +45,7 @@ struct TokenBucket: Sendable, Hashable {
     /// Does nothing while the bucket is held (`now` before `updatedAt`).
     mutating func refill(at now: ContinuousClock.Instant) {
         guard now > updatedAt else { return }
-        tokens = min(Double(burst), tokens + rate * Self.seconds(updatedAt.duration(to: now)))
+        tokens = min(Double(burst), tokens + rate * updatedAt.duration(to: now).seconds)
         updatedAt = now
     }
 
@@ -105,11 +107,5 @@ struct TokenBucket: Sendable, Hashable {
         }
         updatedAt = end
         tokens = 1
-    }
-
-    /// `duration` in seconds.
-    static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) * 1e-18
     }
 }

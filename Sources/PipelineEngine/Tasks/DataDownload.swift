@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WarmerSupport
 
 /// One download of the data level, with everything around the transfer:
 /// the rate limiter, a slot of the data-loading queue, revalidation of a

@@ -1,3 +1,5 @@
+import WarmerSupport
+
 /// The queue's control stream, which every worker reads: messages that reach
 /// jobs already running on any worker, on any host.
 ///

@@ -1,3 +1,5 @@
+import WarmerSupport
+
 /// Publishes and reads a queue's lifecycle events.
 ///
 /// Each event goes to the queue-wide stream and to its batch's stream, both

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WarmerSupport
 
 extension JobQueue {
     /// How much of a large control document one step applies: each step is

@@ -1,4 +1,5 @@
 import Logging
+import WarmerSupport
 
 extension JobQueue {
     /// Claims up to `count` jobs, highest priority first, each leased to

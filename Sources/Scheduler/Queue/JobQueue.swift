@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WarmerSupport
 
 /// A prefetch job queue in Redis: batches in, leased jobs out, events published.
 ///
@@ -104,17 +105,5 @@ public final class JobQueue: Sendable {
         } catch {
             throw .redis(error)
         }
-    }
-}
-
-extension Duration {
-    /// The duration in whole milliseconds, saturating at `Int.min` and
-    /// `Int.max` (`.seconds(Int64.max)` is `Int.max`, not an overflow trap).
-    var milliseconds: Int {
-        let (seconds, attoseconds) = components
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        let (total, overflowAgain) = whole.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
-        guard !overflow, !overflowAgain else { return seconds < 0 ? .min : .max }
-        return Int(total)
     }
 }

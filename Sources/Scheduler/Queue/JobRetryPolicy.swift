@@ -1,3 +1,5 @@
+import WarmerSupport
+
 /// When a job that failed with a transient error runs again.
 ///
 /// The pipeline already retries a download a few times within one attempt;

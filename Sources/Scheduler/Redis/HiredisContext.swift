@@ -1,5 +1,6 @@
 import CHiredis
 import Foundation
+import WarmerSupport
 
 /// One open hiredis connection to one node, authenticated and on the URL's
 /// database: the part of `RedisConnection` that touches hiredis.
@@ -17,7 +18,7 @@ final class HiredisContext {
     /// - Throws: `.unreachable` when no connection could be made (nothing
     ///   was sent), `.server` when AUTH or SELECT was refused.
     init(endpoint: RedisEndpoint, url: RedisURL, timeout: Duration) throws(RedisError) {
-        let interval = timeval(tv_sec: Int(timeout.components.seconds), tv_usec: Int(timeout.components.attoseconds / 1_000_000_000_000))
+        let interval = timeout.timeValue
         guard let context = redisConnectWithTimeout(endpoint.host, Int32(endpoint.port), interval) else {
             throw .unreachable("out of memory")
         }

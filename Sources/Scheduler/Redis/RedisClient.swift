@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Synchronization
+import WarmerSupport
 
 /// A Redis client for async code: connections on threads of their own, with
 /// automatic pipelining.
@@ -32,7 +33,8 @@ import Synchronization
 public final class RedisClient: Sendable {
     /// The server this client talks to.
     public let url: RedisURL
-    private let mailbox: Mailbox
+    /// The requests waiting for a connection's thread.
+    private let requests: ThreadInbox<Request>
 
     /// Creates a client and starts its threads. Connects lazily.
     ///
@@ -50,29 +52,28 @@ public final class RedisClient: Sendable {
         measuresRoundTrips: Bool = true, logger: Logger = Logger(label: "warmer.redis")
     ) {
         self.url = url
-        let mailbox = Mailbox(consumers: max(1, connections))
-        self.mailbox = mailbox
+        let requests = ThreadInbox<Request>()
+        self.requests = requests
         var logger = logger
         logger[metadataKey: "client"] = .string(name)
         logger[metadataKey: "redis"] = .string(url.description)
         let health = ConnectionHealth(logger: logger)
         let route = RedisClusterRoute(seeds: url.nodes, logger: logger)
         for index in 0..<max(1, connections) {
-            let thread = Thread {
+            // Each connection's thread sends every request queued since its last round trip as one pipeline.
+            DedicatedThread.start(named: DedicatedThread.name(name, number: index)) {
                 let connection = RedisConnection(url: url, timeout: timeout, route: route)
-                while let batch = mailbox.nextBatch() {
+                requests.consume { batch in
                     let start = ContinuousClock.now
                     health.record(Self.run(batch, on: connection))
                     if measuresRoundTrips { RedisMetrics.recordRoundTrip(.now - start) }
                 }
             }
-            thread.name = "warmer.\(name).\(index)"
-            thread.start()
         }
     }
 
     deinit {
-        mailbox.close()
+        requests.close()
     }
 
     /// Sends one command, e.g. `["HGETALL", key]`.
@@ -91,7 +92,9 @@ public final class RedisClient: Sendable {
     public func pipeline(_ commands: [[String]]) async throws(RedisError) -> [RedisReply] {
         guard !commands.isEmpty else { return [] }
         let result = await withCheckedContinuation { continuation in
-            mailbox.post(Request(commands: commands, continuation: continuation))
+            if requests.post(Request(commands: commands, continuation: continuation)) == .refused {
+                continuation.resume(returning: .failure(.connection("client closed")))
+            }
         }
         return try result.get()
     }
@@ -142,49 +145,6 @@ public final class RedisClient: Sendable {
                 guard isDown.load(ordering: .relaxed),
                       isDown.compareExchange(expected: true, desired: false, ordering: .relaxed).exchanged else { return }
                 logger.info("Redis reconnected")
-            }
-        }
-    }
-
-    /// Requests waiting for the client's thread.
-    private final class Mailbox: Sendable {
-        private let pending = Mutex<(requests: [Request], isClosed: Bool)>(([], false))
-        private let signal = DispatchSemaphore(value: 0)
-        /// Threads taking batches from this mailbox.
-        private let consumers: Int
-
-        init(consumers: Int) {
-            self.consumers = consumers
-        }
-
-        func post(_ request: Request) {
-            let accepted = pending.withLock { state in
-                guard !state.isClosed else { return false }
-                state.requests.append(request)
-                return true
-            }
-            if accepted {
-                signal.signal()
-            } else {
-                request.continuation.resume(returning: .failure(.connection("client closed")))
-            }
-        }
-
-        func close() {
-            pending.withLock { $0.isClosed = true }
-            for _ in 0..<consumers { signal.signal() }
-        }
-
-        /// Waits for requests; returns every one queued so far, or `nil` once closed and drained.
-        func nextBatch() -> [Request]? {
-            while true {
-                signal.wait()
-                let (batch, isClosed) = pending.withLock { state in
-                    defer { state.requests.removeAll(keepingCapacity: true) }
-                    return (state.requests, state.isClosed)
-                }
-                if !batch.isEmpty { return batch }
-                if isClosed { return nil }
             }
         }
     }

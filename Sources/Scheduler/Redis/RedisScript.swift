@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import WarmerSupport
 
 /// A Lua script run with EVALSHA, loaded on first use and again after a
 /// Redis restart (NOSCRIPT).
@@ -9,7 +10,7 @@ struct RedisScript: Sendable {
 
     init(_ source: String) {
         self.source = source
-        self.sha1 = Insecure.SHA1.hash(data: Data(source.utf8)).map { String(format: "%02x", $0) }.joined()
+        self.sha1 = Insecure.SHA1.hash(data: Data(source.utf8)).hexString
     }
 
     /// Runs the script with `keys` and `arguments`.

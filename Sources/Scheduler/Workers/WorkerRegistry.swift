@@ -1,3 +1,5 @@
+import WarmerSupport
+
 /// The live workers of a queue: each worker's heartbeat record in Redis,
 /// written by the worker and read by `warmer workers` and `warmer status`.
 ///

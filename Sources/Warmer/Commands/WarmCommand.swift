@@ -3,6 +3,7 @@ import Foundation
 import PipelineEngine
 import Scheduler
 import WarmerInput
+import WarmerSupport
 
 /// `warmer warm`: warms URLs into the local disk cache, no Redis needed.
 struct WarmCommand: AsyncParsableCommand, ConfiguredCommand {

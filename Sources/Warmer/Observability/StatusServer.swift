@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import Prometheus
 import ServiceLifecycle
+import WarmerSupport
 
 /// The worker's HTTP endpoints for a platform (`warmer worker --http-port`),
 /// served by Hummingbird as a service of the worker's group:
@@ -34,7 +35,7 @@ enum StatusServer {
             let ages = state.loopAges()
             var loops: [String: Double] = [:]
             for (loop, age) in ages {
-                loops[loop.rawValue] = Double(age.components.seconds) + Double(age.components.attoseconds) / 1e18
+                loops[loop.rawValue] = age.seconds
             }
             let stuck = allowances.stuckLoops(in: state)
             let health = Health(ok: stuck.isEmpty, stuckLoops: stuck, loopAgesSeconds: loops)

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Scheduler
 import Synchronization
+import WarmerSupport
 
 /// Keeps the leases of a worker's jobs alive, whatever else the worker is
 /// doing.
@@ -67,7 +68,7 @@ final class LeaseKeeper: Sendable {
 
     /// Starts the keeper's thread.
     func start() {
-        let thread = Thread { [self] in
+        DedicatedThread.start(named: DedicatedThread.name("leases")) { [self] in
             keepLeases()
             let waiters = ending.withLock { state in
                 state.ended = true
@@ -76,8 +77,6 @@ final class LeaseKeeper: Sendable {
             }
             for waiter in waiters { waiter.resume() }
         }
-        thread.name = "warmer.leases"
-        thread.start()
     }
 
     /// Stops renewing and returns once the thread has ended (at most one
@@ -154,8 +153,7 @@ final class LeaseKeeper: Sendable {
 
     /// Sleeps until `deadline`; returns true (at once) when a stop was requested.
     private func waitForStop(until deadline: ContinuousClock.Instant) -> Bool {
-        let (seconds, attoseconds) = max(.zero, deadline - .now).components
-        let nanoseconds = Int(clamping: seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + attoseconds / 1_000_000_000)
+        let nanoseconds = max(.zero, deadline - .now).nanoseconds
         return stopSignal.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success
     }
 
@@ -177,10 +175,4 @@ final class LeaseKeeper: Sendable {
 extension Duration {
     /// Milliseconds with a unit, for log fields: `12ms`.
     fileprivate var logText: String { "\(milliseconds)ms" }
-
-    /// The duration in whole milliseconds.
-    fileprivate var milliseconds: Int {
-        let (seconds, attoseconds) = components
-        return Int(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
-    }
 }

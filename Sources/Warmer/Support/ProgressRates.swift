@@ -1,3 +1,5 @@
+import WarmerSupport
+
 /// Each batch's current rate: jobs ended per second over a sliding window
 /// (the last 10 s by default), not the average since it was first seen, so
 /// the rate and the time left follow a batch that speeds up or stalls.
