@@ -78,15 +78,10 @@ end
 -- `doc-N` of kind `control` (`dead retry` pushes it onto the commands list
 -- again), with a `deadLettered` event carrying its `id` and `op` when valid.
 local function deadLetterControl(document, code, message, d, at)
-  message = masked(message)
-  local id = 'doc-' .. redis.call('INCR', K.seq)
-  redis.call('HSET', jobKey(id), 'id', id, 'kind', 'control', 'state', 'dead', 'document',
-    string.sub(document, 1, 65536), 'error', code, 'message', message, 'finishedAt', integer(at))
-  redis.call('EXPIRE', jobKey(id), Q.retention)
-  deadLetter(id, at)
+  local id, fields
+  id, message, fields = deadLetterDocumentOfKind('control', document, code, message, at)
   local callerID = type(d) == 'table' and isName(d.id) and d.id or ''
   local op = type(d) == 'table' and type(d.op) == 'string' and CONTROL_OPS[d.op] and d.op or ''
-  local fields = { 'v', '1', 'type', 'deadLettered', 'job', id, 'ts', integer(at), 'error', code, 'message', message }
   if callerID ~= '' then append(fields, { 'id', callerID }) end
   if op ~= '' then append(fields, { 'op', op }) end
   emit('', fields)

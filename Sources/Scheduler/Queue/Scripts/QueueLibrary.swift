@@ -180,6 +180,22 @@ local function deadLetter(id, at)
   redis.call('ZREMRANGEBYSCORE', K.dead, '-inf', '(' .. integer(at - Q.retention * 1000))
 end
 
+-- Dead-letters a document that cannot be used (an intake document, `kind`
+-- `document`, or a control document, `kind` `control`) as a pseudo-job
+-- `doc-N` holding it (up to 64 KiB, as sent: `dead retry` pushes it again)
+-- and the reason, URL passwords masked. Returns the id, the masked message
+-- and the fields of its `deadLettered` event, for the caller to complete
+-- and publish.
+local function deadLetterDocumentOfKind(kind, document, code, message, at)
+  message = masked(message)
+  local id = 'doc-' .. redis.call('INCR', K.seq)
+  redis.call('HSET', jobKey(id), 'id', id, 'kind', kind, 'state', 'dead', 'document',
+    string.sub(document, 1, 65536), 'error', code, 'message', message, 'finishedAt', integer(at))
+  redis.call('EXPIRE', jobKey(id), Q.retention)
+  deadLetter(id, at)
+  return id, message, { 'v', '1', 'type', 'deadLettered', 'job', id, 'ts', integer(at), 'error', code, 'message', message }
+end
+
 -- Ends a job for good: `completed`, `failed`, `dead` or `cancelled`.
 -- Failed and dead jobs also go to the dead-letter set; every ended job
 -- expires after the retention.

@@ -132,20 +132,14 @@ local function sweepLeases(at, limit)
   end
 end
 
--- An intake document that cannot be used goes to the dead-letter set as a
--- pseudo-job `doc-N` holding the document (up to 64 KiB, as sent: `dead
--- retry` pushes it again) and the reason (URL passwords masked). Its
--- `deadLettered` event names `batch` when the document named a usable one
--- (then it also goes to that batch's stream, if the batch exists).
+-- An intake document that cannot be used goes to the dead-letter set as
+-- `doc-N` of kind `document`. Its `deadLettered` event names `batch` when
+-- the document named a usable one (then it also goes to that batch's
+-- stream, if the batch exists).
 local function deadLetterDocument(document, code, message, at, batch)
-  message = masked(message)
-  local id = 'doc-' .. redis.call('INCR', K.seq)
-  redis.call('HSET', jobKey(id), 'id', id, 'kind', 'document', 'state', 'dead', 'document',
-    string.sub(document, 1, 65536), 'error', code, 'message', message, 'finishedAt', integer(at))
-  redis.call('EXPIRE', jobKey(id), Q.retention)
-  deadLetter(id, at)
-  emit(batch or '', { 'v', '1', 'type', 'deadLettered', 'job', id, 'ts', integer(at), 'error', code, 'message', message })
-  REPORT[#REPORT + 1] = { 'document', id, '', batch or '', code, message }
+  local id, reason, fields = deadLetterDocumentOfKind('document', document, code, message, at)
+  emit(batch or '', fields)
+  REPORT[#REPORT + 1] = { 'document', id, '', batch or '', code, reason }
 end
 
 local MAX_DOCUMENT_URLS = 10000
