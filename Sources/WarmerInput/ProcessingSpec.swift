@@ -90,7 +90,7 @@ public struct ProcessingSpec: Sendable, Hashable, CustomStringConvertible {
     public var isEmpty: Bool { thumbnail == nil && processors.isEmpty && format == nil }
 
     /// The output encoding, when a format is given.
-    public var encoding: ImageEncoding? { format.map { ImageEncoding(format: $0, quality: quality) } }
+    public var encoding: OutputEncoding? { format.map { OutputEncoding(format: $0, quality: quality) } }
 
     /// The canonical wire form.
     public var description: String {

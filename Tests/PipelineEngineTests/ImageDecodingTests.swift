@@ -64,9 +64,9 @@ struct ImageDecodingTests {
         // Overwrite the very bytes libvips borrowed (the buffer is not shared, so in place).
         data.resetBytes(in: 0..<data.count)
 
-        let png = try ImageCodec.encode(ImageCodec.process(image, with: .gaussianBlur(radius: 2)), as: ImageEncoding(format: .png))
+        let png = try ImageCodec.encode(ImageCodec.process(image, with: .gaussianBlur(radius: 2)), as: OutputEncoding(format: .png))
         #expect(try ImageHeader(data: png).width == 300)
-        #expect(try ImageHeader(data: ImageCodec.encode(thumbnail, as: ImageEncoding(format: .png))).width == 100)
+        #expect(try ImageHeader(data: ImageCodec.encode(thumbnail, as: OutputEncoding(format: .png))).width == 100)
     }
 
     @Test func refusesAHugePNGHeaderAsTooManyPixelsWithoutDecoding() throws {

@@ -18,7 +18,7 @@ struct ImageEncodingTests {
         (ImageFormat.jpeg, "jpegload_buffer"), (.png, "pngload_buffer"), (.webp, "webpload_buffer"), (.avif, "heifload_buffer"),
     ])
     func eachEncoderRoundTrips(_ format: ImageFormat, loader: String) throws {
-        let data = try ImageCodec.encode(image, as: ImageEncoding(format: format, quality: 80))
+        let data = try ImageCodec.encode(image, as: OutputEncoding(format: format, quality: 80))
         let header = try ImageHeader(data: data)
         #expect(header.loader == loader)
         #expect([header.width, header.height] as [Int] == [200, 150])
@@ -27,24 +27,24 @@ struct ImageEncodingTests {
     }
 
     @Test func avifIsHEIFWithAnAVIFBrand() throws {
-        let data = try ImageCodec.encode(image, as: ImageEncoding(format: .avif))
+        let data = try ImageCodec.encode(image, as: OutputEncoding(format: .avif))
         // ISO BMFF: box size (4 bytes), "ftyp", then the major brand.
         #expect(String(decoding: data.dropFirst(4).prefix(8), as: UTF8.self) == "ftypavif")
     }
 
     @Test func jpegQualityChangesTheSize() throws {
-        let low = try ImageCodec.encode(image, as: ImageEncoding(format: .jpeg, quality: 20))
-        let high = try ImageCodec.encode(image, as: ImageEncoding(format: .jpeg, quality: 95))
+        let low = try ImageCodec.encode(image, as: OutputEncoding(format: .jpeg, quality: 20))
+        let high = try ImageCodec.encode(image, as: OutputEncoding(format: .jpeg, quality: 95))
         #expect(low.count < high.count)
-        let lowWebP = try ImageCodec.encode(image, as: ImageEncoding(format: .webp, quality: 20))
-        let highWebP = try ImageCodec.encode(image, as: ImageEncoding(format: .webp, quality: 95))
+        let lowWebP = try ImageCodec.encode(image, as: OutputEncoding(format: .webp, quality: 20))
+        let highWebP = try ImageCodec.encode(image, as: OutputEncoding(format: .webp, quality: 95))
         #expect(lowWebP.count < highWebP.count)
     }
 
     @Test func pngAndWebPKeepTransparency() throws {
         let circle = try ImageCodec.process(image, with: .circle)
         for format in [ImageFormat.png, .webp] {
-            let decoded = try ImageCodec.decode(ImageCodec.encode(circle, as: ImageEncoding(format: format, quality: 100)))
+            let decoded = try ImageCodec.decode(ImageCodec.encode(circle, as: OutputEncoding(format: format, quality: 100)))
             #expect(decoded.hasAlpha, "\(format)")
             #expect(try decoded.pixel(x: 0, y: 0)[3] == 0, "\(format)")
             #expect(try decoded.pixel(x: 75, y: 75)[3] == 255, "\(format)")
@@ -53,7 +53,7 @@ struct ImageEncodingTests {
 
     @Test func jpegFlattensTransparencyOntoWhite() throws {
         let circle = try ImageCodec.process(image, with: .circle)
-        let decoded = try ImageCodec.decode(ImageCodec.encode(circle, as: ImageEncoding(format: .jpeg, quality: 95)))
+        let decoded = try ImageCodec.decode(ImageCodec.encode(circle, as: OutputEncoding(format: .jpeg, quality: 95)))
         #expect(!decoded.hasAlpha)
         #expect(decoded.bandCount == 3)
         let corner = try decoded.pixel(x: 0, y: 0)
@@ -64,7 +64,7 @@ struct ImageEncodingTests {
         let grey = try ImageCodec.decode(files.make(width: 30, height: 20, grey: true))
         #expect(grey.bandCount == 1)
         for format in ImageFormat.allCases where format.isEncodable {
-            let data = try ImageCodec.encode(grey, as: ImageEncoding(format: format))
+            let data = try ImageCodec.encode(grey, as: OutputEncoding(format: format))
             #expect(try ImageHeader(data: data).width == 30, "\(format)")
         }
     }
@@ -72,7 +72,7 @@ struct ImageEncodingTests {
     @Test(arguments: [ImageFormat.gif, .heif])
     func formatsThatCannotBeEncodedFailClearly(_ format: ImageFormat) throws {
         #expect(!format.isEncodable)
-        let error = #expect(throws: ImageProcessingError.self) { try ImageCodec.encode(image, as: ImageEncoding(format: format)) }
+        let error = #expect(throws: ImageProcessingError.self) { try ImageCodec.encode(image, as: OutputEncoding(format: format)) }
         #expect(error?.code == "encoding_failed")
         #expect(error?.description.contains("not an output format") == true)
     }

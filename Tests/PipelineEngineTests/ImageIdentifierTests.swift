@@ -22,13 +22,13 @@ struct ImageIdentifierTests {
     }
 
     @Test func encodingIdentifiersAndExtensions() {
-        #expect(ImageEncoding(format: .webp, quality: 80).identifier == "webp(q=80)")
-        #expect(ImageEncoding(format: .jpeg).identifier == "jpeg(q=default)")
-        #expect(ImageEncoding(format: .avif, quality: 500).identifier == "avif(q=100)")
-        #expect(ImageEncoding(format: .png, quality: 80) == ImageEncoding(format: .png))
-        #expect(ImageEncoding(format: .png, quality: 80).identifier == "png(q=default)")
-        #expect(ImageEncoding(format: .jpeg).fileExtension == "jpg")
-        #expect(ImageEncoding(format: .avif).fileExtension == "avif")
+        #expect(OutputEncoding(format: .webp, quality: 80).identifier == "webp(q=80)")
+        #expect(OutputEncoding(format: .jpeg).identifier == "jpeg(q=default)")
+        #expect(OutputEncoding(format: .avif, quality: 500).identifier == "avif(q=100)")
+        #expect(OutputEncoding(format: .png, quality: 80) == OutputEncoding(format: .png))
+        #expect(OutputEncoding(format: .png, quality: 80).identifier == "png(q=default)")
+        #expect(OutputEncoding(format: .jpeg).fileExtension == "jpg")
+        #expect(OutputEncoding(format: .avif).fileExtension == "avif")
     }
 
     @Test func errorCodesAreSnakeCaseAndStable() {

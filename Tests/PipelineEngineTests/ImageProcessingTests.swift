@@ -161,7 +161,7 @@ struct ImageProcessingTests {
                 for _ in 0..<4 {
                     do {
                         let result = try ImageCodec.process(image, with: processor)
-                        let png = try ImageCodec.encode(result, as: ImageEncoding(format: .png))
+                        let png = try ImageCodec.encode(result, as: OutputEncoding(format: .png))
                         outcomes.record("\(processor.identifier) \(result.width)x\(result.height) \(try ImageHeader(data: png).width)")
                     } catch {
                         outcomes.record("\(processor.identifier) failed: \(error)")

@@ -37,7 +37,7 @@ struct SharedImageConcurrencyTests {
                     case 1: _ = try ImageCodec.process(image, with: .gaussianBlur(radius: 1.5))
                     case 2: _ = try ImageCodec.process(image, with: .roundedCorners(radius: 4))
                     default:
-                        let encoded = try ImageCodec.encode(image, as: ImageEncoding(format: index % 2 == 0 ? .png : .jpeg))
+                        let encoded = try ImageCodec.encode(image, as: OutputEncoding(format: index % 2 == 0 ? .png : .jpeg))
                         guard try ImageCodec.decode(encoded).width == image.width else {
                             throw ImageProcessingError.encodingFailed("the size changed")
                         }
@@ -63,7 +63,7 @@ struct SharedImageConcurrencyTests {
 
         // Then the source is released, and the result is still whole and encodable
         #expect(weakSource == nil)
-        let encoded = try ImageCodec.encode(blurred, as: ImageEncoding(format: .png))
+        let encoded = try ImageCodec.encode(blurred, as: OutputEncoding(format: .png))
         #expect(try ImageCodec.decode(encoded).width == 300)
     }
 }

@@ -26,7 +26,7 @@ extension ImagePipeline.Configuration {
     static func testOrigin(
         dataCache: DataCache?, imageCache: ImageCache? = nil, policy: DataCachePolicy? = nil
     ) -> Self {
-        var configuration = ImagePipeline.Configuration(dataLoader: .testOrigin, dataCache: dataCache, imageCache: imageCache)
+        var configuration = ImagePipeline.Configuration(dataLoader: DataLoader.testOrigin, dataCache: dataCache, imageCache: imageCache)
         if let policy { configuration.dataCachePolicy = policy }
         return configuration
     }

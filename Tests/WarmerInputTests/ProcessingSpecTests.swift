@@ -12,7 +12,7 @@ import WarmerInput
             .resize(.init(width: 400, height: 400, contentMode: .aspectFill, crop: true)),
             .gaussianBlur(radius: 2), .roundedCorners(radius: 16),
         ])
-        #expect(spec.encoding == ImageEncoding(format: .png))
+        #expect(spec.encoding == OutputEncoding(format: .png))
         #expect(spec.description == "resize=400x400,fill,crop&blur=2&rounded=16&format=png")
         #expect(try ProcessingSpec(parsing: spec.description) == spec)
     }

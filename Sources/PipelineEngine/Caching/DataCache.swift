@@ -18,7 +18,7 @@ import WarmerSupport
 ///   under `sizeLimit × trimRatio`. It runs shortly after start-up and then
 ///   periodically, so a long-running worker never outgrows its limit.
 /// - A deleted folder is recreated on the next write.
-public final class DataCache: Sendable {
+public final class DataCache: DataCaching {
     /// The folder holding the entries.
     public let directory: URL
     /// The total size, in bytes, the sweep keeps the cache under.
@@ -138,7 +138,7 @@ public final class DataCache: Sendable {
     /// The contents of the cache file at `url` (as `url(for:)` gives it),
     /// staged or on disk: a file whose write is still queued reads from
     /// memory, as every read of the cache does.
-    func contents(ofFileAt url: URL) -> Data? {
+    public func contents(ofFileAt url: URL) -> Data? {
         switch staging.withLock({ $0.change(for: url.lastPathComponent) }) {
         case .add(let data, _): return data
         case .remove: return nil
@@ -147,7 +147,7 @@ public final class DataCache: Sendable {
     }
 
     /// The size of the cache file at `url`, staged or on disk; `nil` when absent.
-    func size(ofFileAt url: URL) -> Int? {
+    public func size(ofFileAt url: URL) -> Int? {
         switch staging.withLock({ $0.change(for: url.lastPathComponent) }) {
         case .add(let data, _): return data.count
         case .remove: return nil

@@ -55,6 +55,14 @@ public final class DataLoader: Sendable {
         public let headers: [String: String]
         /// The URL that answered, after redirects.
         public let url: String
+
+        /// A response as a loader received it.
+        public init(data: Data, statusCode: Int, headers: [String: String], url: String) {
+            self.data = data
+            self.statusCode = statusCode
+            self.headers = headers
+            self.url = url
+        }
     }
 
     /// The configuration the loader was created with.
@@ -93,8 +101,8 @@ public final class DataLoader: Sendable {
 
     /// Downloads `url` as `data(from:headers:progress:)` does, keeping on
     /// failure what arrived (headers, partial body). `progress` also gets
-    /// the response's status code.
-    func load(
+    /// the response's status code. (`DataLoading`'s requirement.)
+    public func load(
         from url: URL, headers: [String: String] = [:],
         progress: @escaping @Sendable (_ statusCode: Int, _ completed: Int64, _ total: Int64?) -> Void = { _, _, _ in }
     ) async -> Result<Response, DataLoaderFailure> {

@@ -3,11 +3,17 @@ import Foundation
 /// A failed download, with what arrived before it failed: the status and
 /// headers of the response (for `Retry-After`) and any body bytes (to resume
 /// a download that was cut off).
-struct DataLoaderFailure: Error, Sendable {
+public struct DataLoaderFailure: Error, Sendable {
     /// Why the download failed.
-    let error: DataLoaderError
+    public let error: DataLoaderError
     /// The final response as far as it arrived; `nil` when none began.
-    let partialResponse: DataLoader.Response?
+    public let partialResponse: DataLoader.Response?
+
+    /// A failure, with the response as far as it arrived.
+    public init(_ error: DataLoaderError, partialResponse: DataLoader.Response?) {
+        self.error = error
+        self.partialResponse = partialResponse
+    }
 
     init(_ error: DataLoaderError, response: CurlTransferResponse? = nil) {
         self.error = error

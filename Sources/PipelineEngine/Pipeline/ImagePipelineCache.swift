@@ -6,7 +6,7 @@ extension ImagePipeline {
     /// disk cache's original data and its encoded processed images.
     public struct Cache: Sendable {
         /// The disk cache, if the pipeline has one.
-        public let dataCache: DataCache?
+        public let dataCache: (any DataCaching)?
         /// The memory cache, if the pipeline has one.
         public let imageCache: ImageCache?
 

@@ -4,10 +4,10 @@ import Logging
 extension ImagePipeline {
     /// The pipeline's parts, policies and limits.
     public struct Configuration: Sendable {
-        /// Downloads data.
-        public var dataLoader: DataLoader
-        /// The disk cache; `nil` disables disk caching.
-        public var dataCache: DataCache?
+        /// Downloads data. Default: `DataLoader` (libcurl).
+        public var dataLoader: any DataLoading
+        /// The disk cache; `nil` disables disk caching. Usually a `DataCache`.
+        public var dataCache: (any DataCaching)?
         /// The memory cache of decoded images; `nil` disables it.
         public var imageCache: ImageCache?
         /// Which data goes to the disk cache. Default: `storeOriginalData`, as in Nuke.
@@ -37,42 +37,27 @@ extension ImagePipeline {
         public var memoryBudget: MemoryBudget? = MemoryBudget(capacity: 1 << 30)
         /// How many operations of each stage run at once.
         public var concurrency = StageConcurrency()
+        /// Decodes data (the decoding stage). Default: `VipsDecoder` (libvips).
+        public var imageDecoder: any ImageDecoding = VipsDecoder()
+        /// Applies processing steps (the processing stage). Default: `VipsProcessor` (libvips).
+        public var imageProcessor: any ImageProcessing = VipsProcessor()
+        /// Encodes processed images (the encoding stage). Default: `VipsEncoder` (libvips).
+        public var imageEncoder: any ImageEncoding = VipsEncoder()
         /// Where the pipeline logs: download retries and failures at debug,
         /// a disk cache write that fails at warning.
         public var logger = Logger(label: "warmer.pipeline")
 
         /// Creates a configuration.
-        public init(dataLoader: DataLoader = DataLoader(), dataCache: DataCache?, imageCache: ImageCache? = nil) {
+        public init(dataLoader: any DataLoading = DataLoader(), dataCache: (any DataCaching)?, imageCache: ImageCache? = nil) {
             self.dataLoader = dataLoader
             self.dataCache = dataCache
             self.imageCache = imageCache
         }
-    }
 
-    /// Concurrent operations per stage. Each stage has its own queue, served
-    /// in priority order, FIFO within a priority.
-    public struct StageConcurrency: Sendable, Hashable {
-        /// Downloads in flight. Default: 32 (Nuke, for a phone: 6).
-        public var dataLoading = 32
-        /// Disk cache reads of data to decode. Default: 4.
-        public var dataCaching = 4
-        /// Decodes. Default: one per core, plus one (Nuke: 1).
-        public var decoding = StageConcurrency.imageThreads
-        /// Processing steps. Default: one per core, plus one (Nuke: 2).
-        public var processing = StageConcurrency.imageThreads
-        /// Encodes. Default: one per core, plus one (Nuke: 1).
-        public var encoding = StageConcurrency.imageThreads
-
-        /// Creates the server defaults.
-        public init() {}
-
-        /// The number of active processor cores.
-        public static var cores: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
-
-        /// The default for CPU stages: one per core, plus one. libvips runs
-        /// one thread per image here (see `Vips`); the extra thread keeps the
-        /// cores busy while an operation waits on memory or a handoff
-        /// (bench/processed.sh measured it ~5% faster than one per core).
-        public static var imageThreads: Int { cores + 1 }
+        /// The loader's request headers with lowercased names, which a stored
+        /// response's `Vary` refers to (HTTP cache mode).
+        var varyRequestHeaders: [String: String] {
+            Dictionary(dataLoader.requestHeaders.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
+        }
     }
 }

@@ -13,7 +13,7 @@ public struct ImageRequest: Sendable, Hashable {
     public var thumbnail: ThumbnailOptions?
     /// The format the processed image is encoded to when it is stored on
     /// disk; `nil` keeps the source's format (GIF becomes PNG).
-    public var encoding: ImageEncoding?
+    public var encoding: OutputEncoding?
     /// How urgently the request should run relative to others.
     public var priority: ImagePriority
     /// Cache and loading options.
@@ -22,7 +22,7 @@ public struct ImageRequest: Sendable, Hashable {
     /// Creates a request.
     public init(
         url: URL, processors: [ImageProcessor] = [], thumbnail: ThumbnailOptions? = nil,
-        encoding: ImageEncoding? = nil, priority: ImagePriority = .normal, options: Options = []
+        encoding: OutputEncoding? = nil, priority: ImagePriority = .normal, options: Options = []
     ) {
         self.url = url
         self.processors = processors

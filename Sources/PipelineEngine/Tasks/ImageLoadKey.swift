@@ -2,7 +2,7 @@
 /// options that decide which caches it may use.
 struct ImageLoadKey: Hashable, Sendable {
     let image: ImageCacheKey
-    let encoding: ImageEncoding?
+    let encoding: OutputEncoding?
     let options: ImageRequest.Options
 
     init(_ request: ImageRequest) {

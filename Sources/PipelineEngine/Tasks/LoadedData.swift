@@ -19,12 +19,12 @@ struct LoadedData: Sendable {
     /// `cache` (a file whose write is still queued reads from memory). `nil`
     /// when the cache holds only the entry's metadata, or the file vanished:
     /// the caller then downloads the data.
-    func bytes(in cache: DataCache?) -> Data? {
+    func bytes(in cache: (any DataCaching)?) -> Data? {
         body ?? cacheURL.flatMap { url in cache.map { $0.contents(ofFileAt: url) } ?? FileManager.default.contents(atPath: url.path) }
     }
 
     /// The size of the data in bytes, without reading a cached file.
-    func byteCount(in cache: DataCache?) -> Int {
+    func byteCount(in cache: (any DataCaching)?) -> Int {
         if let body { return body.count }
         guard let cacheURL, let cache else { return 0 }
         return cache.size(ofFileAt: cacheURL) ?? 0

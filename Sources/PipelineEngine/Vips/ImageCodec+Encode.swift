@@ -7,7 +7,7 @@ extension ImageCodec {
     /// at the same time.
     /// - Throws: `encodingFailed` when libvips fails, or the format cannot be
     ///   encoded (`ImageFormat.isEncodable`).
-    static func encode(_ image: DecodedImage, as encoding: ImageEncoding) throws(ImageProcessingError) -> Data {
+    static func encode(_ image: DecodedImage, as encoding: OutputEncoding) throws(ImageProcessingError) -> Data {
         do {
             return try encode(image.view(), as: encoding)
         } catch {
@@ -16,7 +16,7 @@ extension ImageCodec {
     }
 
     /// `encode(_:as:)` on the libvips image.
-    private static func encode(_ image: VipsImageHandle, as encoding: ImageEncoding) throws(VipsFailure) -> Data {
+    private static func encode(_ image: VipsImageHandle, as encoding: OutputEncoding) throws(VipsFailure) -> Data {
         let vips = image.vips
         let quality = Int32(encoding.quality ?? 0)  // 0: libvips' default
         var input = image

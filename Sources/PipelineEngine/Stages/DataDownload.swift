@@ -119,7 +119,7 @@ extension DataDownload {
         case 206:
             guard let body = partial?.completed(by: response) else { return .startOver(status: 206) }
             // Each response kept under the limit; together they must too.
-            let limit = configuration.dataLoader.configuration.maximumBodySize
+            let limit = configuration.dataLoader.maximumBodySize
             guard Int64(body.count) <= limit else {
                 discardPartial()
                 return .done(.failure(.dataLoadingFailed(.bodyTooLarge(limit: limit))))
@@ -148,13 +148,8 @@ extension DataDownload {
                                          metadata: refreshed, downloadAttempts: attempts)))
     }
 
-    /// Stores a downloaded body as the mode and the policy say.
-    ///
-    /// - Aggressive mode: the data, when the policy stores originals for
-    ///   any request waiting for it.
-    /// - HTTP mode: nothing for a response a shared cache must not store
-    ///   (and an older entry is removed); otherwise the metadata always —
-    ///   variants are revalidated through it — and the data when the policy says so.
+    /// Refuses a body that is not an image (when the configuration asks),
+    /// else hands it to `StoreStage`, which keeps what the mode and the policy say.
     private func store(
         _ body: Data, status: Int, headers: [String: String], requestTime: Date, responseTime: Date, attempts: Int
     ) async -> Result<LoadedData, ImagePipelineError> {
@@ -162,43 +157,13 @@ extension DataDownload {
             if partial != nil { configuration.dataCache?.removePartialData(for: key) }
             return .failure(.notAnImage(Self.beginning(of: body)))
         }
-        let network = LoadedData(body: body, cacheURL: nil, source: .network, downloadAttempts: attempts)
-        guard let dataCache = configuration.dataCache else { return .success(network) }
-        let storesData = task.requests.contains(where: configuration.dataCachePolicy.storesOriginalData(for:))
-        var metadata: HTTPCacheMetadata?
-        if configuration.dataCacheMode == .http {
-            metadata = HTTPCacheMetadata(storing: status, headers: headers, url: key, requestHeaders: pipeline.varyRequestHeaders,
-                                         requestTime: requestTime, responseTime: responseTime)
-            if metadata == nil {
-                dataCache.removeData(for: key)
-                return .success(network)
-            }
-        }
-        var loaded = network
-        loaded.metadata = metadata
-        do {
-            if storesData {
-                let storeStart = ContinuousClock.now
-                let url = try await dataCache.write(body, for: key, metadata: metadata?.encoded())
-                PipelineMetrics.record(.store, since: storeStart)
-                PipelineMetrics.stored(bytes: body.count)
-                loaded = LoadedData(body: body, cacheURL: url, source: .network, metadata: metadata, downloadAttempts: attempts)
-            } else if let metadata, task.requests.contains(where: \.writesDiskCache) {
-                dataCache.storeMetadata(metadata.encoded(), for: key)
-                dataCache.removePartialData(for: key)
-            } else if partial != nil {
-                dataCache.removePartialData(for: key)
-            }
-            return .success(loaded)
-        } catch {
-            configuration.logger.warning("could not write to the disk cache", metadata: [
-                "url": .string(request.url.absoluteString), "code": "cache_write_failed",
-                "error": .string(String(describing: error)),
-            ])
-            return .failure(.dataCacheWriteFailed(String(describing: error)))
-        }
+        return await StoreStage(pipeline: pipeline).storeOriginal(
+            body, status: status, headers: headers, requestTime: requestTime, responseTime: responseTime,
+            request: request, requests: task.requests, attempts: attempts, wasResumed: partial != nil)
     }
+}
 
+extension DataDownload {
     // MARK: Failures
 
     /// Keeps what arrived, then decides: fail now, or wait and retry.

@@ -1,10 +1,11 @@
-/// The output format and quality of the encoding stage.
+/// The output format and quality of the encoding stage (what a request asks
+/// for; `ImageEncoding` is the encoder that produces it).
 ///
 /// Encodable formats: `jpeg`, `png`, `webp`, `avif` (see
 /// `ImageFormat.isEncodable`); encoding to another fails with `encodingFailed`.
 /// JPEG has no alpha: a transparent image is flattened onto white. Every
 /// encoder strips metadata (EXIF, ICC, XMP); pixels are sRGB.
-public struct ImageEncoding: Sendable, Hashable {
+public struct OutputEncoding: Sendable, Hashable {
     /// The output format.
     public let format: ImageFormat
     /// Quality from 1 (smallest) to 100 (best), or nil for libvips' default
