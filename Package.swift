@@ -83,7 +83,11 @@ let package = Package(
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "WarmerSupportTests", dependencies: ["WarmerSupport", "TestSupport"]),
-        .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine", "TestSupport"]),
+        // In-memory fakes of the pipeline's seams (DataLoading, DataCaching,
+        // ImageDecoding/Processing/Encoding): the task graph's fast tests.
+        // A target of its own, because TestSupport (services) knows no engine.
+        .target(name: "PipelineEngineFakes", dependencies: ["PipelineEngine"], path: "Tests/PipelineEngineFakes"),
+        .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine", "PipelineEngineFakes", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
         .testTarget(
             name: "WarmerTests",
@@ -113,7 +117,7 @@ let package = Package(
 // fuzz targets.
 if Context.environment["WARMER_FUZZ"] == "1" {
     let processingSources = [
-        "ImageEncoding.swift", "ImageFormat.swift", "ImageProcessor.swift", "ImageProcessor+Resize.swift",
+        "OutputEncoding.swift", "ImageFormat.swift", "ImageProcessor.swift", "ImageProcessor+Resize.swift",
         "ProcessingLimits.swift", "ThumbnailOptions.swift",
     ]
     let processingFolder = Context.packageDirectory + "/Sources/PipelineEngine/Processing"
