@@ -1,5 +1,6 @@
 # Entry points. The logic lives in scripts/ and bench/; see each script's header.
 #   make demo      build, start local Redis + image origin, warm 60 images with 2 workers
+#   make test-fast the suites that need no services (the task graph over fakes, parsers): seconds
 #   make test      build and run the tests against local Redis + nginx, then fuzz 40 s per parser
 #                  (ARGS="--filter X": those tests only; WARMER_FUZZ_SECONDS=0: no fuzzing)
 #   make fuzz      fuzz the input parsers longer: FUZZ_SECONDS per target (default 300), FUZZ_TARGETS
@@ -15,13 +16,19 @@
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile bench-overhead bench-startup build release clean
+.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile bench-overhead bench-startup build release clean
 
 demo:
 	scripts/demo.sh
 
 test:
 	scripts/test.sh $(ARGS)
+
+# The suites that need no Redis, origin or worker (CONTRIBUTING.md, "Running tests").
+FAST_TESTS = PipelineEngineTests\.(TaskGraphTests|TaskGraphCancellationTests|TaskGraphPriorityTests|PipelineStageTests|ImageIdentifierTests|ImageProcessingTests)|WarmerInputTests\.(ProcessingSpec|URLList|CJSONDecoder|IntakeDocumentTests|FuzzCorpusReplay)|WarmerTests\.(ProgressBoardTests|ProgressRatesTests|BoardScreenTests)|SchedulerTests\.HostileValueTests
+test-fast:
+	swift build --build-tests
+	swift test --skip-build --filter '$(FAST_TESTS)'
 
 test-asan:
 	WARMER_SANITIZER=address scripts/test.sh $(ARGS)
