@@ -3,6 +3,8 @@ import Testing
 import TestSupport
 @testable import PipelineEngine
 
+/// The data path against the nginx origin and a real disk cache. Its
+/// coalescing and cancellation are tested over fakes in DataTaskGraphTests.
 @Suite("ImagePipeline data path")
 struct ImagePipelineTests {
     let cache: DataCache
@@ -45,55 +47,6 @@ struct ImagePipelineTests {
         #expect(second.byteCount == (try Data(contentsOf: file)).count)
     }
 
-    @Test func coalescesIdenticalDownloads() async throws {
-        // Given
-        let (file, url) = try slowImage("coalesce")
-        // When: two tasks for the same URL run at once.
-        let tasks = [pipeline.loadData(for: ImageRequest(url: url)), pipeline.loadData(for: ImageRequest(url: url))]
-        let responses = try await [tasks[0].response, tasks[1].response]
-        // Then: one origin request, both tasks get the bytes.
-        #expect(try Origin.requestCount(path: file.lastPathComponent, slow: true) == 1)
-        #expect(responses.allSatisfy { $0.source == .network && $0.data == (try? Data(contentsOf: file)) })
-    }
-
-    @Test func withoutCoalescingEveryTaskDownloads() async throws {
-        var configuration = ImagePipeline.Configuration.testOrigin(dataCache: nil)
-        configuration.isTaskCoalescingEnabled = false
-        let uncoalesced = ImagePipeline(configuration: configuration)
-        let (file, url) = try slowImage("no-coalesce")
-        let tasks = [uncoalesced.loadData(for: ImageRequest(url: url)), uncoalesced.loadData(for: ImageRequest(url: url))]
-        _ = try await [tasks[0].response, tasks[1].response]
-        #expect(try Origin.requestCount(path: file.lastPathComponent, slow: true) == 2)
-    }
-
-    @Test func cancellingOneOfTwoCoalescedTasksLetsTheOtherFinish() async throws {
-        let (file, url) = try slowImage("cancel-one")
-        let kept = pipeline.loadData(for: ImageRequest(url: url))
-        let cancelled = pipeline.loadData(for: ImageRequest(url: url))
-        try await Task.sleep(for: .milliseconds(300))
-        // When
-        cancelled.cancel()
-        // Then
-        await #expect(throws: ImagePipelineError.cancelled) { try await cancelled.response }
-        #expect(try await kept.response.data == (try Data(contentsOf: file)))
-        #expect(try Origin.requestCount(path: file.lastPathComponent, slow: true) == 1)
-    }
-
-    @Test func cancellingEveryTaskCancelsTheDownload() async throws {
-        let (file, url) = try slowImage("cancel-all")
-        let tasks = [pipeline.loadData(for: ImageRequest(url: url)), pipeline.loadData(for: ImageRequest(url: url))]
-        try await Task.sleep(for: .milliseconds(300))
-        #expect(pipeline.activeDataFetchCount == 1)
-        // When
-        tasks.forEach { $0.cancel() }
-        for task in tasks { await #expect(throws: ImagePipelineError.cancelled) { try await task.response } }
-        // Then: the shared download left the pool and nothing was cached.
-        #expect(pipeline.activeDataFetchCount == 0)
-        cache.flush()
-        #expect(!cache.containsData(for: url.absoluteString))
-        _ = file
-    }
-
     @Test func eventsArriveInLifecycleOrder() async throws {
         let (file, url) = try slowImage("events")
         let task = pipeline.loadData(for: ImageRequest(url: url))
@@ -113,21 +66,6 @@ struct ImagePipelineTests {
         #expect(kinds.dropFirst().dropLast().allSatisfy { $0 == "progress" })
         #expect(progress.count >= 2)
         #expect(progress.last == Int64(try Data(contentsOf: file).count))
-    }
-
-    @Test func cancelledTaskEndsWithACancelledEvent() async throws {
-        let (_, url) = try slowImage("event-cancel")
-        let task = pipeline.loadData(for: ImageRequest(url: url))
-        Task {
-            try await Task.sleep(for: .milliseconds(200))
-            task.cancel()
-        }
-        var last: ImageTask.Event?
-        for await event in task.events { last = event }
-        guard case .cancelled = last else {
-            Issue.record("last event was \(String(describing: last))")
-            return
-        }
     }
 
     @Test func failedDownloadCompletesWithTheReason() async throws {
