@@ -15,7 +15,7 @@ struct SlowOriginTests {
         "--job-timeout", String(jobTimeout), "--low-speed-time", String(lowSpeedTime),
         "--job-attempts", String(jobAttempts), "--retry-backoff", String(retryBackoff),
     ]
-    /// docs/operations.md: a job ends within `--job-attempts` × `--job-timeout`
+    /// docs/downloads.md: a job ends within `--job-attempts` × `--job-timeout`
     /// plus its backoffs (`--retry-backoff`, doubled per attempt) after it
     /// first starts.
     private static var worstCase: Duration {
