@@ -5,7 +5,7 @@ import TestSupport
 
 /// Issue 10, item 6: an origin that accepts and never answers, one that
 /// sends headers then stalls, and one that trickles a byte a second each
-/// end their job within the worst case docs/operations.md gives ("Time
+/// end their job within the worst case docs/downloads.md gives ("Time
 /// limits"), free their slot, and the worker carries on.
 @Suite(.serialized)
 struct SlowOriginTests {
