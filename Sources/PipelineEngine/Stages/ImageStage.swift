@@ -48,7 +48,9 @@ struct ImageStage {
             case .failed(let error): task.send(.failure(error))
             }
         }
-        if let check { task.setDependency(check.erased) }
+        // A check can end inside `look` (its source entry was fresh) and
+        // start the upstream work, which is then the dependency to keep.
+        if let check { task.setDependencyUnlessSet(check.erased) }
     }
 
     /// Makes the level's image from the level below: decodes the original

@@ -161,6 +161,20 @@ final class PipelineTask<Value: Sendable>: Sendable {
         if ended { dependency.unsubscribe() } else { dependency.setPriority(priority) }
     }
 
+    /// Records `dependency` unless the task has one already, which then
+    /// stays (and `dependency` is dropped). For a check whose outcome can
+    /// arrive inside the call that subscribes to it, before the caller has the
+    /// subscription back: the work the outcome started is the dependency that
+    /// counts (`ImageStage`'s variant check).
+    func setDependencyUnlessSet(_ dependency: AnySubscription) {
+        let (kept, ended, priority) = state.withLock { state in
+            let kept = state.isEnded || state.dependency == nil
+            if kept && !state.isEnded { state.dependency = dependency }
+            return (kept, state.isEnded, state.priority)
+        }
+        if !kept || ended { dependency.unsubscribe() } else { dependency.setPriority(priority) }
+    }
+
     /// Records the queued operation doing this task's work: it follows the
     /// task's priority and is cancelled on disposal. It is moved to the
     /// task's current priority at once (as `setDependency` does): the
