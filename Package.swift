@@ -102,7 +102,7 @@ let package = Package(
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
         .testTarget(name: "RedisKitTests", dependencies: ["RedisKit", "TestSupport"]),
-        .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine", "VipsKit", "TestSupport"]),
+        .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "RedisKit", "TestSupport"]),
         .testTarget(
             name: "WarmerTests",
