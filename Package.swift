@@ -8,8 +8,13 @@ import PackageDescription
 /// - `WarmerSupport` is what the other modules share: the dedicated threads
 ///   and their inbox (`DedicatedThread`, `ThreadInbox`), `Duration`
 ///   conversions and hex encoding. No dependencies.
-/// - `PipelineEngine` loads one image request end to end (libcurl, libvips). Knows nothing of Redis.
-/// - `Scheduler` is the Redis queue and event streams (hiredis). Knows nothing of images.
+/// - `CurlKit`, `VipsKit` and `RedisKit` wrap the C libraries (`CCurl`,
+///   `CVips`, `CHiredis`): the only targets that import a C module, so no
+///   other code sees a raw pointer. Each depends on its C module (and
+///   WarmerSupport), never on the modules above.
+/// - `PipelineEngine` loads one image request end to end, over CurlKit and
+///   VipsKit. Knows nothing of Redis.
+/// - `Scheduler` is the Redis queue and event streams, over RedisKit. Knows nothing of images.
 /// - `WarmerInput` parses what producers send (processing specs, URL lists,
 ///   intake documents): pure code, fuzzed by `scripts/fuzz.sh` (docs/testing.md).
 /// - `Warmer` is the `warmer` executable that maps queued jobs to pipeline requests.
@@ -42,10 +47,23 @@ let package = Package(
         .systemLibrary(name: "CVips", providers: [.apt(["libvips42"])]),
 
         .target(name: "WarmerSupport"),
+        // The C libraries' wrappers: the only targets that import a C module.
+        .target(name: "CurlKit", dependencies: ["CCurl", "WarmerSupport"]),
+        .target(name: "VipsKit", dependencies: ["CVips"]),
+        .target(
+            name: "RedisKit",
+            dependencies: [
+                "CHiredis", "WarmerSupport",
+                // EVALSHA names a script by its SHA-1 (RedisScript).
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ]
+        ),
         .target(
             name: "PipelineEngine",
             dependencies: [
-                "CCurl", "CVips", "WarmerSupport",
+                "CurlKit", "VipsKit", "WarmerSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -54,17 +72,15 @@ let package = Package(
         .target(
             name: "Scheduler",
             dependencies: [
-                "CHiredis", "WarmerSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "RedisKit", "WarmerSupport",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         .target(name: "WarmerInput", dependencies: ["PipelineEngine"]),
         .executableTarget(
             name: "Warmer",
             dependencies: [
-                "PipelineEngine", "Scheduler", "WarmerInput", "WarmerSupport",
+                "PipelineEngine", "Scheduler", "RedisKit", "WarmerInput", "WarmerSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -83,22 +99,25 @@ let package = Package(
 
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "WarmerSupportTests", dependencies: ["WarmerSupport", "TestSupport"]),
+        .testTarget(name: "CurlKitTests", dependencies: ["CurlKit", "TestSupport"]),
+        .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
+        .testTarget(name: "RedisKitTests", dependencies: ["RedisKit", "TestSupport"]),
         // In-memory fakes of the pipeline's seams (DataLoading, DataCaching,
         // ImageDecoding/Processing/Encoding): the task graph's fast tests.
         // A target of its own, because TestSupport (services) knows no engine.
         .target(name: "PipelineEngineFakes", dependencies: ["PipelineEngine"], path: "Tests/PipelineEngineFakes"),
         .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine", "PipelineEngineFakes", "TestSupport"]),
-        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "TestSupport"]),
+        .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "RedisKit", "TestSupport"]),
         .testTarget(
             name: "WarmerTests",
             dependencies: [
-                "Warmer", "PipelineEngine", "Scheduler", "WarmerInput", "TestSupport",
+                "Warmer", "PipelineEngine", "Scheduler", "RedisKit", "WarmerInput", "TestSupport",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(
             name: "WarmerInputTests",
-            dependencies: ["WarmerInput", "WarmerInputProperties", "PipelineEngine", "Scheduler", "TestSupport"]
+            dependencies: ["WarmerInput", "WarmerInputProperties", "PipelineEngine", "Scheduler", "RedisKit", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -3,7 +3,7 @@
 // Swift does not import C variadic functions, and curl_easy_setopt,
 // curl_easy_getinfo, curl_multi_setopt and curl_share_setopt are all variadic.
 // Each wrapper below fixes the type of the third argument. Only
-// Sources/PipelineEngine/Curl uses this module.
+// Sources/CurlKit uses this module.
 #ifndef WARMER_CCURL_SHIM_H
 #define WARMER_CCURL_SHIM_H
 

@@ -1,6 +1,6 @@
 // hiredis for Swift. Warmer uses only the non-variadic API
 // (redisCommandArgv, redisAppendCommandArgv + redisGetReply for pipelining).
-// Only Sources/Scheduler/Redis uses this module.
+// Only Sources/RedisKit uses this module.
 #ifndef WARMER_CHIREDIS_SHIM_H
 #define WARMER_CHIREDIS_SHIM_H
 

@@ -11,7 +11,7 @@
 // libvips' is a compile error (VipsSignatureTests runs it).
 //
 // The wrappers below also give the variadic calls fixed option lists, since
-// Swift does not import C variadic functions. Only Sources/PipelineEngine/Vips
+// Swift does not import C variadic functions. Only Sources/VipsKit
 // uses this module.
 #ifndef WARMER_CVIPS_SHIM_H
 #define WARMER_CVIPS_SHIM_H
@@ -100,7 +100,7 @@ typedef enum { WARMER_VIPS_INTERPRETATIONS(WARMER_ENUMERATOR) } VipsInterpretati
 /// The static inline functions below are compiled into every Swift file that
 /// calls them, and SwiftPM's incremental build does not recompile a Swift
 /// file when only this header changes: after changing this struct's layout,
-/// delete .build/*/debug/PipelineEngine.build (CI builds from scratch).
+/// delete .build/*/debug/VipsKit.build (CI builds from scratch).
 typedef struct warmer_vips {
     int (*init)(const char *argv0);
     void (*cache_set_max)(int max);

@@ -1,4 +1,5 @@
 import Foundation
+import RedisKit
 import Testing
 import TestSupport
 @testable import Scheduler

@@ -1,4 +1,5 @@
 import Foundation
+import RedisKit
 import TestSupport
 @testable import Scheduler
 

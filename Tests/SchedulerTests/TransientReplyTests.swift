@@ -1,3 +1,4 @@
+import RedisKit
 import Testing
 @testable import Scheduler
 

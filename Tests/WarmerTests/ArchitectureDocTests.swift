@@ -10,7 +10,7 @@ struct ArchitectureDocTests {
         // Given the folders the document lists and the folders on disk
         let listed = ArchitectureTree.sourceFolders(in: try RepositoryFiles.text("docs/architecture.md"))
         let actual = try RepositoryFiles.folders(under: "Sources")
-        #expect(actual.contains("Sources/PipelineEngine/Curl"))
+        #expect(actual.contains("Sources/CurlKit"))
         // Then they are the same
         #expect(actual.subtracting(listed).sorted() == [], "folders under Sources/ that docs/architecture.md does not list")
         #expect(listed.subtracting(actual).sorted() == [], "folders docs/architecture.md lists that do not exist")

@@ -1,4 +1,5 @@
 import Foundation
+import RedisKit
 import Scheduler
 import Testing
 import TestSupport

@@ -1,3 +1,4 @@
+import CurlKit
 import Foundation
 import WarmerSupport
 
@@ -116,7 +117,7 @@ public final class DataLoader: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 loop.submit(request { result in
-                    continuation.resume(returning: result.map(Response.init))
+                    continuation.resume(returning: result.map(Response.init).mapError(DataLoaderFailure.init))
                 })
             }
         } onCancel: {
@@ -136,7 +137,7 @@ public final class DataLoader: Sendable {
     private func makeRequest(
         url: URL, headers: [String: String], cancellation: CurlCancellation,
         progress: @escaping @Sendable (Int, Int64, Int64?) -> Void
-    ) -> (_ completion: @escaping @Sendable (Result<CurlTransferResponse, DataLoaderFailure>) -> Void) -> CurlTransferRequest {
+    ) -> (_ completion: @escaping @Sendable (Result<CurlTransferResponse, CurlTransferFailure>) -> Void) -> CurlTransferRequest {
         let configuration = configuration
         let allHeaders = configuration.additionalHeaders.merging(headers) { _, perRequest in perRequest }
         return { completion in CurlTransferRequest(
@@ -152,7 +153,9 @@ public final class DataLoader: Sendable {
                 progressIntervalNanoseconds: UInt64(configuration.progressInterval.milliseconds) * 1_000_000
             ),
             userAgent: configuration.userAgent,
-            addressPolicy: configuration.addressPolicy,
+            mayConnect: { [policy = configuration.addressPolicy] address, host in
+                IPAddress(bytes: address).map { policy.permits($0, host: host) } ?? false
+            },
             onProgress: progress,
             onCompletion: completion,
             cancellation: cancellation

@@ -1,3 +1,4 @@
+import CurlKit
 import Foundation
 
 /// A failed download, with what arrived before it failed: the status and
@@ -15,8 +16,13 @@ public struct DataLoaderFailure: Error, Sendable {
         self.partialResponse = partialResponse
     }
 
-    init(_ error: DataLoaderError, response: CurlTransferResponse? = nil) {
+    init(_ error: DataLoaderError, response: DataLoader.Response? = nil) {
         self.error = error
-        self.partialResponse = response.map(DataLoader.Response.init)
+        self.partialResponse = response
+    }
+
+    /// A failed libcurl transfer, in the loader's terms.
+    init(_ failure: CurlTransferFailure) {
+        self.init(DataLoaderError(failure.error), response: failure.partialResponse.map(DataLoader.Response.init))
     }
 }

@@ -1,4 +1,4 @@
-import CVips
+import VipsKit
 
 /// A decoded image: pixels in memory, ready to process or encode.
 ///
@@ -26,16 +26,9 @@ public final class DecodedImage: Sendable {
     /// memory cache's cost.
     public let cost: Int
 
-    /// The materialised libvips image that owns the pixels. After `init` no
-    /// libvips call sees it again (only its release): operations use views.
-    private let owner: VipsImageHandle
-    /// The address of the pixels, read once in `init` (a bit pattern, so that
-    /// the image stays `Sendable`; the memory is never written again).
-    private let pixelAddress: UInt
-    /// The format of each band's values.
-    private let bandFormat: VipsBandFormat
-    /// How the bands are read (sRGB or B_W).
-    private let interpretation: VipsInterpretation
+    /// The pixels, which no libvips call sees except through a view of
+    /// its own (see `VipsPixels`).
+    private let pixels: VipsPixels
     /// The share of the pipeline's `MemoryBudget` the pixels hold, given
     /// back when the image goes away.
     private let reservation: MemoryBudget.Reservation?
@@ -43,35 +36,21 @@ public final class DecodedImage: Sendable {
     /// Wraps a materialised image (see `VipsImageHandle.materialised()`),
     /// before any other thread can see it.
     init(materialised handle: VipsImageHandle, reservation: MemoryBudget.Reservation? = nil) throws(VipsFailure) {
-        guard let pixels = warmer_vips_image_data(handle.vips.table, handle.pointer) else {
-            throw VipsFailure(message: handle.vips.takeError())
-        }
-        owner = handle
-        pixelAddress = UInt(bitPattern: pixels)
-        bandFormat = handle.format
-        interpretation = handle.interpretation
-        width = handle.width
-        height = handle.height
-        bandCount = handle.bands
-        hasAlpha = handle.hasAlpha
-        cost = width * height * bandCount * handle.bytesPerBand
+        pixels = try VipsPixels(materialised: handle)
+        width = pixels.width
+        height = pixels.height
+        bandCount = pixels.bands
+        hasAlpha = pixels.hasAlpha
+        cost = pixels.byteCount
         self.reservation = reservation
         reservation?.shrink(to: cost)
     }
 
     /// A new libvips image of its own over these pixels, for one operation
-    /// on one thread. It keeps this image (and so the pixels) alive.
+    /// on one thread. It keeps this image (and so the pixels and the
+    /// reservation) alive.
     func view() throws(VipsFailure) -> VipsImageHandle {
-        let vips = owner.vips
-        guard let pixels = UnsafeRawPointer(bitPattern: pixelAddress),
-              let image = warmer_vips_image_over_memory(
-                  vips.table, pixels, cost, Int32(width), Int32(height), Int32(bandCount), bandFormat) else {
-            throw VipsFailure(message: vips.takeError())
-        }
-        // A memory image is labelled by its band count; restore the label (alpha detection depends on it).
-        let bare = VipsImageHandle(taking: image, vips: vips, retaining: self)
-        let label = interpretation
-        return try vips.making(retaining: self) { warmer_vips_relabel(vips.table, bare.pointer, $0, label) }
+        try pixels.view(retaining: self)
     }
 
     /// The band values (0…255) of the pixel at (`x`, `y`); for tests and diagnostics.

@@ -1,4 +1,4 @@
-import CVips
+import VipsKit
 import Foundation
 
 extension ImageCodec {
@@ -17,32 +17,20 @@ extension ImageCodec {
 
     /// `encode(_:as:)` on the libvips image.
     private static func encode(_ image: VipsImageHandle, as encoding: OutputEncoding) throws(VipsFailure) -> Data {
-        let vips = image.vips
-        let quality = Int32(encoding.quality ?? 0)  // 0: libvips' default
-        var input = image
-        if encoding.format == .jpeg, image.hasAlpha {
-            input = try vips.making { warmer_vips_flatten_white(vips.table, image.pointer, $0) }
-            if input.format != VIPS_FORMAT_UCHAR {
-                let flattened = input
-                input = try vips.making { warmer_vips_cast(vips.table, flattened.pointer, $0, VIPS_FORMAT_UCHAR) }
-            }
-        }
-        var buffer: UnsafeMutableRawPointer?
-        var length = 0
-        let status: Int32
+        let format: Vips.SaveFormat
         switch encoding.format {
-        case .jpeg: status = warmer_vips_jpegsave(vips.table, input.pointer, &buffer, &length, quality)
-        case .png: status = warmer_vips_pngsave(vips.table, input.pointer, &buffer, &length)
-        case .webp: status = warmer_vips_webpsave(vips.table, input.pointer, &buffer, &length, quality)
-        case .avif: status = warmer_vips_avifsave(vips.table, input.pointer, &buffer, &length, quality)
+        case .jpeg: format = .jpeg
+        case .png: format = .png
+        case .webp: format = .webp
+        case .avif: format = .avif
         case .gif, .heif:
             throw VipsFailure(message: "\(encoding.format.rawValue) is not an output format (use jpeg, png, webp or avif)")
         }
-        guard status == 0, let buffer else {
-            if let buffer { warmer_vips_free(vips.table, buffer) }
-            throw VipsFailure(message: vips.takeError())
+        var input = image
+        if format == .jpeg, image.hasAlpha {
+            input = try image.flattenedOntoWhite()
+            if input.format != .uchar { input = try input.cast(to: .uchar) }
         }
-        defer { warmer_vips_free(vips.table, buffer) }
-        return Data(bytes: buffer, count: length)
+        return try input.encoded(as: format, quality: encoding.quality ?? 0)  // 0: libvips' default
     }
 }

@@ -1,4 +1,4 @@
-import CVips
+import VipsKit
 
 extension ImageCodec {
     /// Applies one processor, returning a new materialised image (or `image`
@@ -46,22 +46,16 @@ extension ImageCodec {
             throw VipsFailure(message: "a resize needs a width or a height")
         }
         if plan.isIdentity(width: image.width, height: image.height) { return nil }
-        let vips = image.vips
         var result = image
         if plan.scaledWidth != image.width || plan.scaledHeight != image.height {
             let hscale = Double(plan.scaledWidth) / Double(image.width)
             let vscale = Double(plan.scaledHeight) / Double(image.height)
             result = try withPremultipliedAlpha(image) { source throws(VipsFailure) in
-                try vips.making { warmer_vips_resize(vips.table, source.pointer, $0, hscale, vscale) }
+                try source.resized(horizontalScale: hscale, verticalScale: vscale)
             }
         }
         if let crop = plan.crop {
-            let source = result
-            result = try vips.making {
-                warmer_vips_extract_area(
-                    vips.table, source.pointer, $0,
-                    Int32(crop.left), Int32(crop.top), Int32(crop.width), Int32(crop.height))
-            }
+            result = try result.extractingArea(left: crop.left, top: crop.top, width: crop.width, height: crop.height)
         }
         return result
     }
@@ -70,9 +64,8 @@ extension ImageCodec {
     private static func blurred(_ image: VipsImageHandle, radius: Double) throws(VipsFailure) -> VipsImageHandle? {
         guard radius.isFinite, radius >= 0 else { throw VipsFailure(message: "the radius must be a finite number ≥ 0, not \(radius)") }
         if radius == 0 { return nil }
-        let vips = image.vips
         return try withPremultipliedAlpha(image) { source throws(VipsFailure) in
-            try vips.making { warmer_vips_gaussblur(vips.table, source.pointer, $0, radius) }
+            try source.gaussianBlurred(sigma: radius)
         }
     }
 
@@ -83,10 +76,6 @@ extension ImageCodec {
         _ image: VipsImageHandle, _ filter: (VipsImageHandle) throws(VipsFailure) -> VipsImageHandle
     ) throws(VipsFailure) -> VipsImageHandle {
         guard image.hasAlpha else { return try filter(image) }
-        let vips = image.vips
-        let premultiplied = try vips.making { warmer_vips_premultiply(vips.table, image.pointer, $0) }
-        let filtered = try filter(premultiplied)
-        let unpremultiplied = try vips.making { warmer_vips_unpremultiply(vips.table, filtered.pointer, $0) }
-        return try vips.making { warmer_vips_cast(vips.table, unpremultiplied.pointer, $0, VIPS_FORMAT_UCHAR) }
+        return try filter(image.premultiplied()).unpremultiplied().cast(to: .uchar)
     }
 }

@@ -1,21 +1,17 @@
-import CVips
+import VipsKit
 
 extension ImageCodec {
     /// The centre square of `image` with everything outside its inscribed
     /// circle transparent.
     static func circle(_ image: VipsImageHandle) throws(VipsFailure) -> VipsImageHandle {
-        let vips = image.vips
         let side = min(image.width, image.height)
         var square = image
         if image.width != image.height {
-            square = try vips.making {
-                warmer_vips_extract_area(
-                    vips.table, image.pointer, $0,
-                    Int32((image.width - side) / 2), Int32((image.height - side) / 2), Int32(side), Int32(side))
-            }
+            square = try image.extractingArea(
+                left: (image.width - side) / 2, top: (image.height - side) / 2, width: side, height: side)
         }
-        let mask = try opaqueMask(width: side, height: side, vips: vips) { mask in
-            warmer_vips_fill_circle(vips.table, mask, 255, Int32(side / 2), Int32(side / 2), Int32(side / 2))
+        let mask = try opaqueMask(width: side, height: side, vips: image.vips) { mask throws(VipsFailure) in
+            try mask.fillCircle(value: 255, centreX: side / 2, centreY: side / 2, radius: side / 2)
         }
         return try applying(mask: mask, to: square)
     }
@@ -26,30 +22,26 @@ extension ImageCodec {
         let (width, height) = (image.width, image.height)
         let r = min(radius, min(width, height) / 2)
         guard r > 0 else { return nil }
-        let vips = image.vips
-        let mask = try opaqueMask(width: width, height: height, vips: vips) { mask in
+        let mask = try opaqueMask(width: width, height: height, vips: image.vips) { mask throws(VipsFailure) in
             // Two overlapping rectangles (a plus sign) and a disc in each corner.
-            var status: Int32 = 0
-            if width > 2 * r { status |= warmer_vips_fill_rect(vips.table, mask, 255, Int32(r), 0, Int32(width - 2 * r), Int32(height)) }
-            if height > 2 * r { status |= warmer_vips_fill_rect(vips.table, mask, 255, 0, Int32(r), Int32(width), Int32(height - 2 * r)) }
+            if width > 2 * r { try mask.fillRectangle(value: 255, left: r, top: 0, width: width - 2 * r, height: height) }
+            if height > 2 * r { try mask.fillRectangle(value: 255, left: 0, top: r, width: width, height: height - 2 * r) }
             for (cx, cy) in [(r, r), (width - 1 - r, r), (r, height - 1 - r), (width - 1 - r, height - 1 - r)] {
-                status |= warmer_vips_fill_circle(vips.table, mask, 255, Int32(cx), Int32(cy), Int32(r))
+                try mask.fillCircle(value: 255, centreX: cx, centreY: cy, radius: r)
             }
-            return status
         }
         return try applying(mask: mask, to: image)
     }
 
     /// A one-band 8-bit mask, 0 (transparent) everywhere except where `draw`
     /// paints 255 (opaque). `draw` paints in place on a fresh memory image
-    /// that nothing else can see, and returns non-zero on failure.
+    /// that nothing else can see.
     private static func opaqueMask(
-        width: Int, height: Int, vips: Vips, draw: (OpaquePointer) -> Int32
+        width: Int, height: Int, vips: Vips, draw: (VipsImageHandle) throws(VipsFailure) -> Void
     ) throws(VipsFailure) -> VipsImageHandle {
-        let black = try vips.making { warmer_vips_black(vips.table, $0, Int32(width), Int32(height)) }
-        // libvips draws only on memory images.
-        let canvas = try black.materialised()
-        guard draw(canvas.pointer) == 0 else { throw VipsFailure(message: vips.takeError()) }
+        // A memory image: libvips draws only on those.
+        let canvas = try vips.black(width: width, height: height)
+        try draw(canvas)
         return canvas
     }
 
@@ -57,14 +49,10 @@ extension ImageCodec {
     /// alpha, else the pixel-wise minimum of both (a bitwise AND, as the mask
     /// is 0 or 255).
     private static func applying(mask: VipsImageHandle, to image: VipsImageHandle) throws(VipsFailure) -> VipsImageHandle {
-        let vips = image.vips
-        guard image.hasAlpha else {
-            return try vips.making { warmer_vips_bandjoin2(vips.table, image.pointer, mask.pointer, $0) }
-        }
-        let colourBands = Int32(image.bands - 1)
-        let colour = try vips.making { warmer_vips_extract_bands(vips.table, image.pointer, $0, 0, colourBands) }
-        let alpha = try vips.making { warmer_vips_extract_bands(vips.table, image.pointer, $0, colourBands, 1) }
-        let combined = try vips.making { warmer_vips_and(vips.table, alpha.pointer, mask.pointer, $0) }
-        return try vips.making { warmer_vips_bandjoin2(vips.table, colour.pointer, combined.pointer, $0) }
+        guard image.hasAlpha else { return try image.joiningBands(of: mask) }
+        let colourBands = image.bands - 1
+        let colour = try image.extractingBands(first: 0, count: colourBands)
+        let alpha = try image.extractingBands(first: colourBands, count: 1)
+        return try colour.joiningBands(of: alpha.bitwiseAnd(mask))
     }
 }

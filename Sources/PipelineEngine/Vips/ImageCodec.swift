@@ -1,5 +1,5 @@
-import CVips
 import Foundation
+import VipsKit
 
 /// Decoding, processing and encoding with libvips.
 ///
@@ -40,35 +40,29 @@ enum ImageCodec {
         _ data: Data, thumbnail: ThumbnailOptions? = nil, limits: ImageLimits = .default,
         budget: MemoryBudget? = nil, shouldStop: () -> Bool = { false }
     ) throws(ImageProcessingError) -> DecodedImage {
-        let vips = try Vips.loaded()
+        let vips = try libvips()
+        guard !data.isEmpty else { throw .unsupportedFormat(loader: ImageProcessingError.unrecognisedLoader) }
         // libvips borrows the bytes: everything up to materialisation happens
-        // while `withUnsafeBytes` keeps them alive.
-        let result: Result<DecodedImage, ImageProcessingError> = data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress, !buffer.isEmpty else {
-                return .failure(.unsupportedFormat(loader: ImageProcessingError.unrecognisedLoader))
-            }
-            do throws(ImageProcessingError) {
-                return .success(try decode(base, count: buffer.count, thumbnail: thumbnail, limits: limits,
-                                           budget: budget, shouldStop: shouldStop, vips: vips))
-            } catch {
-                return .failure(error)
-            }
+        // while `reading` keeps them alive.
+        return try vips.reading(data) { source throws(ImageProcessingError) in
+            try decode(source, thumbnail: thumbnail, limits: limits, budget: budget, shouldStop: shouldStop)
         }
-        return try result.get()
     }
 
     /// `decode(_:thumbnail:limits:budget:shouldStop:)` on borrowed bytes.
     private static func decode(
-        _ base: UnsafeRawPointer, count: Int, thumbnail: ThumbnailOptions?, limits: ImageLimits,
-        budget: MemoryBudget?, shouldStop: () -> Bool, vips: Vips
+        _ source: VipsSource, thumbnail: ThumbnailOptions?, limits: ImageLimits,
+        budget: MemoryBudget?, shouldStop: () -> Bool
     ) throws(ImageProcessingError) -> DecodedImage {
-        let loader = try allowedLoader(of: base, count: count, limits: limits, vips: vips)
+        let loader = try allowedLoader(of: source, limits: limits)
         // Header only: sequential access decodes nothing until pixels are asked for.
-        let failOn = loader == "jpegload_buffer" ? WARMER_VIPS_FAIL_ON_WARNING : WARMER_VIPS_FAIL_ON_TRUNCATED
-        guard let opened = warmer_vips_open_buffer_strict(vips.table, base, count, failOn) else {
-            throw .decodingFailed("\(loader): \(vips.takeError())")
+        let failOn: Vips.FailOn = loader == "jpegload_buffer" ? .warning : .truncated
+        let header: VipsImageHandle
+        do {
+            header = try source.openSequential(failOn: failOn)
+        } catch {
+            throw .decodingFailed("\(loader): \(error.message)")
         }
-        let header = VipsImageHandle(taking: opened, vips: vips)
         let (width, height) = (header.width, header.height)
         guard width > 0, height > 0 else { throw .decodingFailed("\(loader): empty image \(width)×\(height)") }
         let (pixels, overflow) = width.multipliedReportingOverflow(by: height)
@@ -81,10 +75,8 @@ enum ImageCodec {
 
         do {
             if let thumbnail {
-                let size = Int32(min(thumbnail.maxPixelSize, 10_000_000))  // libvips' own maximum
                 // A second, independent load: shrink-on-load needs to drive the loader itself.
-                let options = failOn == WARMER_VIPS_FAIL_ON_WARNING ? "fail_on=warning" : "fail_on=truncated"
-                let shrunk = try vips.making { warmer_vips_thumbnail_buffer(vips.table, base, count, $0, size, options) }
+                let shrunk = try source.thumbnail(maxSize: min(thumbnail.maxPixelSize, 10_000_000), failOn: failOn)  // libvips' own maximum
                 // vips_thumbnail already rotated upright and applied the ICC profile.
                 return try DecodedImage(materialised: normalised(shrunk, applyICCProfile: false).materialised(),
                                         reservation: reservation)
@@ -99,14 +91,13 @@ enum ImageCodec {
     }
 
     /// The nickname of the loader libvips would use for the bytes, if `limits` allows it.
-    private static func allowedLoader(
-        of base: UnsafeRawPointer, count: Int, limits: ImageLimits, vips: Vips
-    ) throws(ImageProcessingError) -> String {
-        guard let type = warmer_vips_find_loader(vips.table, base, count) else {
-            _ = vips.takeError()  // "buffer is not in a known format"
+    private static func allowedLoader(of source: VipsSource, limits: ImageLimits) throws(ImageProcessingError) -> String {
+        let loader: String
+        do {
+            loader = try source.loader()
+        } catch {
             throw .unsupportedFormat(loader: ImageProcessingError.unrecognisedLoader)
         }
-        let loader = vips.nickname(ofType: type)
         guard limits.allowedLoaders.contains(loader) else { throw .unsupportedFormat(loader: loader) }
         return loader
     }
@@ -116,7 +107,15 @@ enum ImageCodec {
     /// sequential decode cannot give.
     private static func upright(_ image: VipsImageHandle) throws(VipsFailure) -> VipsImageHandle {
         guard (2...8).contains(image.orientation) else { return image }
-        let vips = image.vips
-        return try vips.making { warmer_vips_autorot(vips.table, image.pointer, $0) }.materialised()
+        return try image.autorotated().materialised()
+    }
+
+    /// The process's libvips.
+    /// - Throws: `libvipsUnavailable` when it cannot be loaded.
+    static func libvips() throws(ImageProcessingError) -> Vips {
+        switch Vips.shared {
+        case .success(let vips): vips
+        case .failure(let error): throw .libvipsUnavailable(error.reason)
+        }
     }
 }

@@ -1,5 +1,5 @@
-import CVips
 import Foundation
+import VipsKit
 
 /// An image's dimensions and format, read from its header without decoding pixels.
 public struct ImageHeader: Sendable, Hashable {
@@ -18,23 +18,17 @@ public struct ImageHeader: Sendable, Hashable {
         case .success(let loaded): vips = loaded
         case .failure(let error): throw .libvipsUnavailable(error.reason)
         }
-        let header: Result<ImageHeader, ImageHeaderError> = data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress, buffer.count > 0 else { return .failure(.unrecognised("empty data")) }
-            guard let loader = warmer_vips_find_loader(vips.table, base, buffer.count) else {
-                return .failure(.unrecognised(vips.takeError()))
+        guard !data.isEmpty else { throw .unrecognised("empty data") }
+        self = try vips.reading(data) { source throws(ImageHeaderError) in
+            do throws(VipsFailure) {
+                let loader = try source.loader()
+                // The image borrows the bytes; read what we need before they go away.
+                let image = try source.openSequential()
+                return ImageHeader(width: image.width, height: image.height, loader: loader)
+            } catch {
+                throw .unrecognised(error.message)
             }
-            // The image borrows `buffer`; read what we need before it goes away.
-            guard let image = warmer_vips_open_buffer(vips.table, base, buffer.count) else {
-                return .failure(.unrecognised(vips.takeError()))
-            }
-            defer { warmer_vips_unref(vips.table, UnsafeMutableRawPointer(image)) }
-            return .success(ImageHeader(
-                width: Int(warmer_vips_width(vips.table, image)),
-                height: Int(warmer_vips_height(vips.table, image)),
-                loader: vips.nickname(ofType: loader)
-            ))
         }
-        self = try header.get()
     }
 
     private init(width: Int, height: Int, loader: String) {

@@ -1,3 +1,4 @@
+import RedisKit
 import WarmerSupport
 
 /// The queue's control stream, which every worker reads: messages that reach

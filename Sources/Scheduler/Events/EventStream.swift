@@ -1,3 +1,4 @@
+import RedisKit
 import WarmerSupport
 
 /// Publishes and reads a queue's lifecycle events.

@@ -1,3 +1,5 @@
+import RedisKit
+
 /// What one step of the queue's control documents did
 /// (`JobQueue.applyControlDocumentStep`; docs/wire-format.md, "Controlling:
 /// one command").

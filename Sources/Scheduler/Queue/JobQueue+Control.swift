@@ -1,3 +1,5 @@
+import RedisKit
+
 extension JobQueue {
     /// What a cancellation did.
     public struct Cancellation: Sendable, Hashable {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RedisKit
 import WarmerSupport
 
 extension JobQueue {

@@ -1,3 +1,5 @@
+import RedisKit
+
 extension JobQueue {
     /// Dead-lettered entries, newest first: jobs that failed for good, could
     /// not run (invalid URL, processing, destination), stalled too often, and

@@ -1,3 +1,5 @@
+import RedisKit
+
 extension JobQueue {
     /// The counters of batch `id`.
     public func status(ofBatch id: String) async throws(SchedulerError) -> BatchStatus {

@@ -1,4 +1,5 @@
 import Foundation
+import RedisKit
 
 extension JobQueue {
     /// Adds `urls` as jobs of a batch and returns the batch id.

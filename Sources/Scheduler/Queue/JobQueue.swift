@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RedisKit
 import WarmerSupport
 
 /// A prefetch job queue in Redis: batches in, leased jobs out, events published.

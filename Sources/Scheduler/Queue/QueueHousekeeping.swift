@@ -1,4 +1,5 @@
 import Logging
+import RedisKit
 
 /// What the housekeeping of a claim, finish or lease renewal did that an
 /// operator should hear of: jobs recovered from an expired lease (their

@@ -1,3 +1,5 @@
+import RedisKit
+
 /// Why a queue operation failed.
 public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The queue name has characters outside `A–Z a–z 0–9 . _ -` or is too long.

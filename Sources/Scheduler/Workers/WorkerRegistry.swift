@@ -1,3 +1,4 @@
+import RedisKit
 import WarmerSupport
 
 /// The live workers of a queue: each worker's heartbeat record in Redis,

@@ -1,3 +1,5 @@
+import RedisKit
+
 /// The Lua scripts of the worker registry (docs/wire-format.md, "Workers").
 ///
 /// Each reads Redis's clock (`TIME`), so every worker's timestamps and every

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import RedisKit
 import Scheduler
 
 /// `warmer watch`: live progress, or every event as a JSON line.

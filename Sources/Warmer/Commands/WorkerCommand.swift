@@ -4,6 +4,7 @@ import Logging
 import Metrics
 import PipelineEngine
 import Prometheus
+import RedisKit
 import Scheduler
 
 /// `warmer worker`: claims and runs jobs until SIGINT or SIGTERM.

@@ -1,3 +1,4 @@
+import RedisKit
 import Scheduler
 
 /// The Redis clients and the queue the settings describe.

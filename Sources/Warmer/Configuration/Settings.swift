@@ -1,4 +1,5 @@
 import Logging
+import RedisKit
 import Scheduler
 
 /// The catalogue: every setting of every `warmer` command, declared once.

@@ -1,3 +1,4 @@
+import RedisKit
 import Scheduler
 
 /// Whether the worker should receive work (`/readyz`): Redis answers, the

@@ -1,4 +1,5 @@
 import Logging
+import RedisKit
 import Scheduler
 import ServiceLifecycle
 

@@ -1,5 +1,6 @@
 import Logging
 import PipelineEngine
+import RedisKit
 import Scheduler
 import ServiceLifecycle
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import RedisKit
 import Scheduler
 import Synchronization
 import WarmerSupport

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PipelineEngine
 import Prometheus
+import RedisKit
 import Scheduler
 import ServiceLifecycle
 

@@ -5,7 +5,7 @@
 /// continue a description name no folder.
 enum ArchitectureTree {
     /// The folders the tree lists below `Sources/`, as
-    /// `Sources/PipelineEngine/Curl`; empty when the document has no tree.
+    /// `Sources/PipelineEngine/Vips`; empty when the document has no tree.
     static func sourceFolders(in document: String) -> Set<String> {
         let lines = document.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let fence = lines.indices.first(where: { lines[$0] == "```" && $0 + 1 < lines.count && lines[$0 + 1] == "Sources/" })

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import RedisKit
 import Scheduler
 import TestSupport
 

@@ -13,7 +13,7 @@ enum RepositoryFiles {
     }
 
     /// Every folder below `path` (at any depth), relative to the root, as
-    /// `Sources/PipelineEngine/Curl`.
+    /// `Sources/PipelineEngine/Vips`.
     static func folders(under path: String) throws -> Set<String> {
         let base = root.appendingPathComponent(path)
         guard let enumerator = FileManager.default.enumerator(

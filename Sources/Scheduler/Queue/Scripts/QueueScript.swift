@@ -1,3 +1,5 @@
+import RedisKit
+
 /// A queue transition: one Lua script made of the queue's Lua library
 /// (`queueLibrary`, `workLibrary`) and its own body.
 ///

@@ -11,17 +11,26 @@ import WarmerSupport
 /// to the loop only through its `ThreadInbox` of new transfers and
 /// `curl_multi_wakeup` (`MultiHandle.wake`): the thread takes what is queued
 /// on each turn rather than waiting in the inbox.
-final class CurlMultiLoop: Sendable {
+package final class CurlMultiLoop: Sendable {
     private let requests: ThreadInbox<CurlTransferRequest>
     private let multi: MultiHandle
 
     /// Connection limits applied to the multi handle.
-    struct Limits: Sendable {
-        var maximumConnectionsPerHost: Int
-        var maximumTotalConnections: Int
+    package struct Limits: Sendable {
+        /// Concurrent connections to one host.
+        package var maximumConnectionsPerHost: Int
+        /// Concurrent connections in total (also the idle connections kept).
+        package var maximumTotalConnections: Int
+
+        /// Limits; see the properties.
+        package init(maximumConnectionsPerHost: Int, maximumTotalConnections: Int) {
+            self.maximumConnectionsPerHost = maximumConnectionsPerHost
+            self.maximumTotalConnections = maximumTotalConnections
+        }
     }
 
-    init(limits: Limits) {
+    /// Creates the multi handle and starts the curl thread.
+    package init(limits: Limits) {
         CurlRuntime.ensureInitialised()
         let multi = MultiHandle(raw: curl_multi_init())
         let requests = ThreadInbox<CurlTransferRequest>()
@@ -39,20 +48,20 @@ final class CurlMultiLoop: Sendable {
     }
 
     /// Starts a transfer. Its completion handler runs on the curl thread.
-    func submit(_ request: CurlTransferRequest) {
+    package func submit(_ request: CurlTransferRequest) {
         guard multi.raw != nil else {
-            request.onCompletion(.failure(DataLoaderFailure(.transport(code: -1, message: "libcurl could not create a multi handle"))))
+            request.onCompletion(.failure(CurlTransferFailure(.transport(code: -1, message: "libcurl could not create a multi handle"))))
             return
         }
         guard requests.post(request) != .refused else {
-            request.onCompletion(.failure(DataLoaderFailure(.cancelled)))
+            request.onCompletion(.failure(CurlTransferFailure(.cancelled)))
             return
         }
         multi.wake()
     }
 
     /// Makes the loop look at cancellation flags now rather than on its next turn.
-    func wake() {
+    package func wake() {
         multi.wake()
     }
 }
@@ -111,7 +120,7 @@ extension CurlMultiLoop {
                 _ = curl_multi_remove_handle(multi, transfer.easy.raw)
                 transfer.request.onCompletion(.failure(transfer.failure(.cancelled)))
             }
-            for request in requests.takeQueued() { request.onCompletion(.failure(DataLoaderFailure(.cancelled))) }
+            for request in requests.takeQueued() { request.onCompletion(.failure(CurlTransferFailure(.cancelled))) }
             active.removeAll()
             idleHandles.removeAll()  // easy handles go before the share they use
             curl_multi_cleanup(multi)
@@ -119,11 +128,11 @@ extension CurlMultiLoop {
 
         private func start(_ request: CurlTransferRequest, on multi: UnsafeMutableRawPointer) {
             if request.cancellation.isCancelled {
-                request.onCompletion(.failure(DataLoaderFailure(.cancelled)))
+                request.onCompletion(.failure(CurlTransferFailure(.cancelled)))
                 return
             }
             guard let easy = idleHandles.popLast() ?? CurlEasyHandle() else {
-                request.onCompletion(.failure(DataLoaderFailure(.transport(code: -1, message: "libcurl could not create a handle"))))
+                request.onCompletion(.failure(CurlTransferFailure(.transport(code: -1, message: "libcurl could not create a handle"))))
                 return
             }
             let transfer = CurlTransfer(request: request, easy: easy)
@@ -132,7 +141,7 @@ extension CurlMultiLoop {
             let code = curl_multi_add_handle(multi, easy.raw)
             if code != CURLM_OK {
                 active[easy.raw] = nil
-                request.onCompletion(.failure(DataLoaderFailure(
+                request.onCompletion(.failure(CurlTransferFailure(
                     .transport(code: Int(code.rawValue), message: String(cString: curl_multi_strerror(code))))))
             }
         }
@@ -154,7 +163,7 @@ extension CurlMultiLoop {
 
         private func finish(
             _ raw: UnsafeMutableRawPointer, on multi: UnsafeMutableRawPointer,
-            with result: Result<CurlTransferResponse, DataLoaderFailure>
+            with result: Result<CurlTransferResponse, CurlTransferFailure>
         ) {
             guard let transfer = active.removeValue(forKey: raw) else { return }
             _ = curl_multi_remove_handle(multi, raw)

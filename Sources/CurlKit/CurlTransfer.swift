@@ -16,7 +16,7 @@ final class CurlTransfer {
     private(set) var received: Int64 = 0
     private(set) var expectedLength: Int64?
     /// Set when a callback aborted the transfer for a reason curl cannot name.
-    private(set) var abortReason: DataLoaderError?
+    private(set) var abortReason: CurlTransferError?
     private var lastProgressReport: UInt64 = 0
     private var reportedBytes: Int64 = -1
 
@@ -82,10 +82,10 @@ final class CurlTransfer {
 
     /// Whether the transfer may connect to `address`, for the URL it is on now
     /// (redirects included). A refusal is remembered as the transfer's error.
-    func mayConnect(to address: IPAddress) -> Bool {
+    func mayConnect(to address: [UInt8]) -> Bool {
         let host = easy.effectiveURL.flatMap { URLComponents(string: $0)?.host }
-        guard request.addressPolicy.permits(address, host: host) else {
-            abortReason = .addressRefused(address.description)
+        guard request.mayConnect(address, host) else {
+            abortReason = .addressRefused(bytes: address)
             return false
         }
         return true
@@ -93,9 +93,9 @@ final class CurlTransfer {
 
     /// The transfer's outcome once libcurl reports it done: a 2xx with its
     /// whole body, or a 304 (the answer to a conditional request), succeed.
-    func result(for code: CURLcode) -> Result<CurlTransferResponse, DataLoaderFailure> {
+    func result(for code: CURLcode) -> Result<CurlTransferResponse, CurlTransferFailure> {
         if let abortReason { return .failure(failure(abortReason)) }
-        guard code == CURLE_OK else { return .failure(failure(DataLoaderError(curlCode: code))) }
+        guard code == CURLE_OK else { return .failure(failure(CurlTransferError(curlCode: code))) }
         guard isSuccessfulStatus || statusCode == 304 else { return .failure(failure(.httpStatus(statusCode))) }
         if let expectedLength, received != expectedLength {
             return .failure(failure(.transport(code: Int(CURLE_PARTIAL_FILE.rawValue), message: "Transferred a partial file")))
@@ -106,8 +106,8 @@ final class CurlTransfer {
 
     /// A failure carrying what arrived so far, so a caller can resume a cut
     /// download or honour a `Retry-After` header.
-    func failure(_ error: DataLoaderError) -> DataLoaderFailure {
-        DataLoaderFailure(error, response: statusCode == 0 ? nil : response)
+    func failure(_ error: CurlTransferError) -> CurlTransferFailure {
+        CurlTransferFailure(error, partialResponse: statusCode == 0 ? nil : response)
     }
 
     /// The response as received so far.
@@ -116,8 +116,8 @@ final class CurlTransfer {
     }
 }
 
-extension DataLoaderError {
-    /// Maps a libcurl failure to the loader's error vocabulary.
+extension CurlTransferError {
+    /// Names a libcurl failure.
     init(curlCode code: CURLcode) {
         switch code {
         case CURLE_OPERATION_TIMEDOUT:

@@ -1,5 +1,5 @@
 import Testing
-@testable import Scheduler
+@testable import RedisKit
 
 /// The Redis Cluster texts the client reads: redirect replies and seed-node
 /// lists in a URL. (Following redirects on a real cluster is tested by

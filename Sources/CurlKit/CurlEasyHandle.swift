@@ -95,35 +95,34 @@ private let curlWriteCallback: warmer_curl_data_callback = { pointer, size, coun
 }
 
 /// libcurl's open-socket callback: checks the resolved address against the
-/// transfer's `AddressPolicy`, then opens the socket as libcurl would.
+/// transfer's `mayConnect`, then opens the socket as libcurl would.
 private let curlOpenSocketCallback: warmer_curl_opensocket_callback = { context, _, address in
     guard let context, let address else { return CURL_SOCKET_BAD }
     let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-    guard let ip = IPAddress(socketAddress: address), transfer.mayConnect(to: ip) else { return CURL_SOCKET_BAD }
+    guard let bytes = addressBytes(of: address), transfer.mayConnect(to: bytes) else { return CURL_SOCKET_BAD }
     return socket(address.pointee.family, address.pointee.socktype, address.pointee.protocol)
 }
 
-extension IPAddress {
-    /// The address of a socket address libcurl is about to connect to.
-    ///
-    /// `curl_sockaddr.addr` is declared as a 16-byte `struct sockaddr`, but
-    /// libcurl stores the whole `sockaddr_in6` (28 bytes) from there on, in
-    /// storage it sized for it; `addrlen` says how many bytes are valid. So
-    /// the address is read from the field's offset, bounded by `addrlen` —
-    /// never through the 16-byte field itself.
-    init?(socketAddress address: UnsafeMutablePointer<curl_sockaddr>) {
-        guard let offset = MemoryLayout<curl_sockaddr>.offset(of: \curl_sockaddr.addr) else { return nil }
-        let start = UnsafeRawPointer(address) + offset
-        let length = Int(address.pointee.addrlen)
-        switch address.pointee.family {
-        case AF_INET where length >= MemoryLayout<sockaddr_in>.size:
-            let v4 = start.loadUnaligned(as: sockaddr_in.self)
-            self.init(bytes: withUnsafeBytes(of: v4.sin_addr) { Array($0) })
-        case AF_INET6 where length >= MemoryLayout<sockaddr_in6>.size:
-            let v6 = start.loadUnaligned(as: sockaddr_in6.self)
-            self.init(bytes: withUnsafeBytes(of: v6.sin6_addr) { Array($0) })
-        default:
-            return nil
-        }
+/// The address (network-order bytes, 4 or 16) of a socket address libcurl
+/// is about to connect to; `nil` for any other family.
+///
+/// `curl_sockaddr.addr` is declared as a 16-byte `struct sockaddr`, but
+/// libcurl stores the whole `sockaddr_in6` (28 bytes) from there on, in
+/// storage it sized for it; `addrlen` says how many bytes are valid. So
+/// the address is read from the field's offset, bounded by `addrlen` —
+/// never through the 16-byte field itself.
+private func addressBytes(of address: UnsafeMutablePointer<curl_sockaddr>) -> [UInt8]? {
+    guard let offset = MemoryLayout<curl_sockaddr>.offset(of: \curl_sockaddr.addr) else { return nil }
+    let start = UnsafeRawPointer(address) + offset
+    let length = Int(address.pointee.addrlen)
+    switch address.pointee.family {
+    case AF_INET where length >= MemoryLayout<sockaddr_in>.size:
+        let v4 = start.loadUnaligned(as: sockaddr_in.self)
+        return withUnsafeBytes(of: v4.sin_addr) { Array($0) }
+    case AF_INET6 where length >= MemoryLayout<sockaddr_in6>.size:
+        let v6 = start.loadUnaligned(as: sockaddr_in6.self)
+        return withUnsafeBytes(of: v6.sin6_addr) { Array($0) }
+    default:
+        return nil
     }
 }

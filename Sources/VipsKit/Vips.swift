@@ -5,14 +5,17 @@ import Foundation
 ///
 /// The `warmer` executable does not link libvips (see Sources/CVips/shim.h):
 /// commands that never touch an image start without its hundred libraries.
-struct Vips: @unchecked Sendable {
+///
+/// Images come from `reading(_:_:)` (encoded bytes) or `black(width:height:)`,
+/// as `VipsImageHandle`s; every operation on a handle makes a new one.
+package struct Vips: @unchecked Sendable {
     // @unchecked: `table` points to a function table written once by
     // warmer_vips_load before `shared` is published, and never written again;
     // the libvips functions it holds are thread-safe.
     let table: UnsafePointer<warmer_vips>
 
     /// The process's libvips, or why it could not be loaded.
-    static let shared: Result<Vips, VipsUnavailable> = {
+    package static let shared: Result<Vips, VipsUnavailable> = {
         guard let table = warmer_vips_load() else {
             let reason = warmer_vips_load_error().map { String(cString: $0) } ?? "unknown error"
             return .failure(VipsUnavailable(reason: "cannot load libvips.so.42 (install libvips42): \(reason)"))
@@ -48,6 +51,24 @@ struct Vips: @unchecked Sendable {
         guard let nickname = warmer_vips_nickname(table, typeName) else { return String(cString: typeName) }
         return String(cString: nickname)
     }
+
+    /// Runs `body` with encoded image bytes that libvips may borrow.
+    ///
+    /// Images opened from `source` borrow `data`: they must not outlive
+    /// `body` unless materialised (`VipsImageHandle.materialised()`) first.
+    package func reading<Value, Failure: Error>(
+        _ data: Data, _ body: (_ source: VipsSource) throws(Failure) -> Value
+    ) throws(Failure) -> Value {
+        try data.withUnsafeBytes { bytes in
+            Result { () throws(Failure) -> Value in try body(VipsSource(vips: self, bytes: bytes)) }
+        }.get()
+    }
+
+    /// A new one-band 8-bit image of zeros, computed into memory so that it
+    /// can be drawn on (`VipsImageHandle.fillCircle` and friends).
+    package func black(width: Int, height: Int) throws(VipsFailure) -> VipsImageHandle {
+        try making { warmer_vips_black(table, $0, Int32(width), Int32(height)) }.materialised()
+    }
 }
 
 extension Vips {
@@ -64,14 +85,5 @@ extension Vips {
             throw VipsFailure(message: takeError())
         }
         return VipsImageHandle(taking: out, vips: self, retaining: retained)
-    }
-
-    /// The loaded libvips.
-    /// - Throws: `ImageProcessingError.libvipsUnavailable` when it cannot be loaded.
-    static func loaded() throws(ImageProcessingError) -> Vips {
-        switch shared {
-        case .success(let vips): vips
-        case .failure(let error): throw .libvipsUnavailable(error.reason)
-        }
     }
 }

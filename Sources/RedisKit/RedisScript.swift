@@ -4,17 +4,20 @@ import WarmerSupport
 
 /// A Lua script run with EVALSHA, loaded on first use and again after a
 /// Redis restart (NOSCRIPT).
-struct RedisScript: Sendable {
-    let source: String
-    let sha1: String
+package struct RedisScript: Sendable {
+    /// The Lua source, sent with EVAL when Redis does not know the script.
+    package let source: String
+    /// The source's SHA-1 in hex, the name EVALSHA calls it by.
+    package let sha1: String
 
-    init(_ source: String) {
+    /// A script of `source`; nothing is sent until it first runs.
+    package init(_ source: String) {
         self.source = source
         self.sha1 = Insecure.SHA1.hash(data: Data(source.utf8)).hexString
     }
 
     /// Runs the script with `keys` and `arguments`.
-    func run(on client: RedisClient, keys: [String], arguments: [String]) async throws(RedisError) -> RedisReply {
+    package func run(on client: RedisClient, keys: [String], arguments: [String]) async throws(RedisError) -> RedisReply {
         let tail = [String(keys.count)] + keys + arguments
         do {
             return try await client.send(["EVALSHA", sha1] + tail)
@@ -25,7 +28,7 @@ struct RedisScript: Sendable {
 
     /// Runs the script with `keys` and `arguments` on `connection`, blocking
     /// the calling thread (see `RedisConnection`).
-    func run(on connection: RedisConnection, keys: [String], arguments: [String]) throws(RedisError) -> RedisReply {
+    package func run(on connection: RedisConnection, keys: [String], arguments: [String]) throws(RedisError) -> RedisReply {
         let tail = [String(keys.count)] + keys + arguments
         var reply = try Self.only(connection.execute([["EVALSHA", sha1] + tail]))
         if case .error(let message) = reply, message.hasPrefix("NOSCRIPT") {

@@ -1,14 +1,14 @@
 import Foundation
 
-/// What a transfer produced: a whole response, or (in a `DataLoaderFailure`)
+/// What a transfer produced: a whole response, or (in a `CurlTransferFailure`)
 /// the part of one that arrived before the transfer failed.
-struct CurlTransferResponse: Sendable {
+package struct CurlTransferResponse: Sendable {
     /// The final response's status code, after redirects.
-    let statusCode: Int
+    package let statusCode: Int
     /// The final response's headers, names lowercased.
-    let headers: [String: String]
+    package let headers: [String: String]
     /// The URL that answered, after redirects.
-    let effectiveURL: String
+    package let effectiveURL: String
     /// The body bytes received (a 2xx body only).
-    let body: Data
+    package let body: Data
 }

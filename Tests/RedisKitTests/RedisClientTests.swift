@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import Scheduler
+@testable import RedisKit
 
 @Suite("RedisClient")
 struct RedisClientTests {

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+/// The module graph of Package.swift points one way, down the layers of
+/// docs/architecture.md, and only the Kit targets see a C library: the
+/// compiler then keeps every raw pointer of libcurl, libvips and hiredis
+/// inside CurlKit, VipsKit and RedisKit.
+@Suite("Module graph")
+struct ModuleGraphTests {
+    /// Each target's layer: a target may depend only on lower layers.
+    static let layers: [String: Int] = [
+        "CCurl": 0, "CVips": 0, "CHiredis": 0,
+        "WarmerSupport": 1,
+        "CurlKit": 2, "VipsKit": 2, "RedisKit": 2,
+        "PipelineEngine": 3, "Scheduler": 3,
+        "WarmerInput": 4,
+        "Warmer": 5,
+    ]
+    /// Which Kit wraps each C module: the only target that may depend on it.
+    static let wrappers = ["CCurl": "CurlKit", "CVips": "VipsKit", "CHiredis": "RedisKit"]
+
+    @Test func everyDependencyPointsToALowerLayer() throws {
+        // Given the targets of Sources/ and their dependencies on each other
+        let graph = PackageManifest.targetDependencies(in: try RepositoryFiles.text("Package.swift"))
+        let testSupport: Set = ["TestSupport", "PipelineEngineFakes", "WarmerInputProperties"]
+        let productTargets = graph.keys.filter { !$0.hasSuffix("Tests") && !testSupport.contains($0) }
+        #expect(Set(productTargets) == Set(Self.layers.keys), "every target of Sources/ has a layer here")
+        // Then every target is in a layer, and depends on lower layers only
+        for (target, dependencies) in graph {
+            guard let layer = Self.layers[target] else { continue }
+            for dependency in dependencies {
+                let lower = Self.layers[dependency].map { $0 < layer } ?? false
+                #expect(lower, "\(target) (layer \(layer)) depends on \(dependency) (layer \(Self.layers[dependency].map(String.init) ?? "none"))")
+            }
+        }
+    }
+
+    @Test func onlyEachKitDependsOnItsCLibrary() throws {
+        let graph = PackageManifest.targetDependencies(in: try RepositoryFiles.text("Package.swift"))
+        for (target, dependencies) in graph {
+            for (module, kit) in Self.wrappers where dependencies.contains(module) {
+                #expect(target == kit, "\(target) depends on \(module); only \(kit) may")
+            }
+        }
+    }
+
+    @Test func noSourceOutsideTheKitsImportsACLibrary() throws {
+        let sources = try RepositoryFiles.tracked().filter { $0.hasPrefix("Sources/") && $0.hasSuffix(".swift") }
+        let offenders = try sources.filter { path in
+            guard !Self.wrappers.values.contains(where: { path.hasPrefix("Sources/\($0)/") }) else { return false }
+            let text = try RepositoryFiles.text(path)
+            return Self.wrappers.keys.contains { text.contains("import \($0)\n") }
+        }
+        #expect(offenders == [])
+    }
+
+    @Test func theManifestReaderFindsTargetsAndTheirLocalDependencies() {
+        let manifest = """
+            targets: [
+                .systemLibrary(name: "CLib", pkgConfig: "lib"),
+                .target(name: "Kit", dependencies: ["CLib", .product(name: "Logging", package: "swift-log")]),
+                .executableTarget(
+                    name: "Tool",
+                    dependencies: [
+                        "Kit",
+                        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                    ]
+                ),
+                .testTarget(name: "KitTests", dependencies: ["Kit"]),
+            ]
+            // MARK: Fuzzing
+                .target(name: "Ignored", dependencies: ["Tool"]),
+            """
+        #expect(PackageManifest.targetDependencies(in: manifest) == [
+            "CLib": [], "Kit": ["CLib"], "Tool": ["Kit"], "KitTests": ["Kit"],
+        ])
+    }
+}
