@@ -40,7 +40,7 @@
 # bench. The targets: a fresh re-warm at least 20x faster than the first
 # warming, a 304 re-warm at least 3x, judged on the median of the runs' own
 # ratios of batch times (Redis' createdAt to finishedAt; the report also
-# gives wall-clock times, enqueue to watch exit). See bench/README.md.
+# gives wall-clock times, enqueue to watch exit). See bench/http-cache.md.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

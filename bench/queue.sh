@@ -30,7 +30,7 @@
 # Correctness fails the bench (a batch's counters other than completed = N,
 # failed = 0; an enqueued total other than N; any origin request while the
 # queue runs); the targets (5,000 jobs/s, enqueue in 2 s) are only reported.
-# See bench/README.md.
+# See bench/queue.md.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
