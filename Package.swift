@@ -58,7 +58,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
-            ]
+            ],
+            // The Lua scripts, compiled into the binary as `PackageResources.<file>_lua`
+            // (the image ships the `warmer` binary alone): see `QueueScript`.
+            resources: [.embedInCode("Queue/Lua"), .embedInCode("Workers/Lua")]
         ),
         .target(name: "WarmerInput", dependencies: ["PipelineEngine"]),
         .executableTarget(

@@ -68,15 +68,18 @@ public final class JobQueue: Sendable {
         ]
     }
 
-    /// The arguments every queue script starts with (see `queueLibrary`).
+    /// The arguments every queue script starts with: the queue context of
+    /// `Queue/Lua/queue.lua` (prefix, stream lengths, retention, lease,
+    /// stalls, aging).
     private let context: [String]
 
-    /// Runs a queue script with the context arguments followed by `arguments`,
-    /// through the queue's client or through `other` (a client of its own).
+    /// Runs a queue script with its declared keys (`QueueScript.keys(of:)`)
+    /// and the context arguments followed by `arguments`, through the
+    /// queue's client or through `other` (a client of its own).
     @discardableResult
     func run(_ script: QueueScript, _ arguments: [String], using other: RedisClient? = nil) async throws(SchedulerError) -> RedisReply {
         do {
-            return try await script.script.run(on: other ?? client, keys: [keys.queue], arguments: context + arguments)
+            return try await script.script.run(on: other ?? client, keys: script.keys(of: keys), arguments: context + arguments)
         } catch {
             throw SchedulerError(error)
         }
@@ -85,7 +88,7 @@ public final class JobQueue: Sendable {
     /// Runs a queue script on `connection`, blocking the calling thread.
     func run(_ script: QueueScript, _ arguments: [String], on connection: RedisConnection) throws(SchedulerError) -> RedisReply {
         do {
-            return try script.script.run(on: connection, keys: [keys.queue], arguments: context + arguments)
+            return try script.script.run(on: connection, keys: script.keys(of: keys), arguments: context + arguments)
         } catch {
             throw SchedulerError(error)
         }
@@ -94,7 +97,8 @@ public final class JobQueue: Sendable {
     /// The EVALSHA command that runs `script` with `arguments`, for pipelining
     /// several calls (the script must be loaded: run it once with `run` first).
     func evalCommand(_ script: QueueScript, _ arguments: [String]) -> [String] {
-        ["EVALSHA", script.script.sha1, "1", keys.queue] + context + arguments
+        let scriptKeys = script.keys(of: keys)
+        return ["EVALSHA", script.script.sha1, String(scriptKeys.count)] + scriptKeys + context + arguments
     }
 
     /// Sends a plain command.
