@@ -1,7 +1,7 @@
 -- renew.lua: extends the leases a worker holds, in one call per tick, then
 -- recovers other workers' expired leases and promotes due retries (so a
 -- cluster of busy workers still recovers a dead one's jobs)
--- (`JobQueue.renew`).
+-- (`JobQueue.renewLeases`).
 --
 -- @include housekeeping
 -- @keys queue delayed leases intake work events dead batches
