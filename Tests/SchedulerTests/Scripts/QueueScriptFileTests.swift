@@ -33,7 +33,7 @@ struct QueueScriptFileTests {
         let script = try #require(QueueScripts.all.first { $0.name == name })
         let file = try #require(script.script.source.components(separatedBy: "-- \(name).lua:").last)
         let header = file.split(separator: "\n").dropFirst().prefix { $0.hasPrefix("--") }.joined(separator: "\n")
-        for part in ["@include", "@keys", "ARGV", "Returns", "Events"] {
+        for part in ["@include", "KEYS", "@keys", "ARGV", "Returns", "Events"] {
             #expect(header.contains(part), "\(name).lua's header does not give \(part)")
         }
     }

@@ -3,6 +3,7 @@
 -- in control.lua).
 --
 -- @include control
+-- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake clock work events control commands dead batches config
 --
 -- ARGV, after the queue context (queue.lua):

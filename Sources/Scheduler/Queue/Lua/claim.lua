@@ -2,6 +2,7 @@
 -- (`JobQueue.claim`; see claimJobs in work.lua).
 --
 -- @include work
+-- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches config
 --
 -- ARGV, after the queue context (queue.lua):

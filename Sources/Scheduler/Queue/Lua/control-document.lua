@@ -3,6 +3,7 @@
 -- one command").
 --
 -- @include control documents
+-- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake sequence clock work events control commands pendingCommands applyingCommand dead batches config
 --
 -- ARGV, after the queue context (queue.lua):

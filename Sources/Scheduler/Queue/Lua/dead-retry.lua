@@ -2,6 +2,7 @@
 -- (`JobQueue.retryDeadLetters`; retryDeadLetters in control.lua).
 --
 -- @include control
+-- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake clock work events control commands dead batches config
 --
 -- ARGV, after the queue context (queue.lua):

@@ -2,6 +2,7 @@
 -- atomically (`JobQueue.enqueue`, in chunks of `enqueueChunkSize` URLs).
 --
 -- @include jobs
+-- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake sequence clock work events control dead batches
 --
 -- ARGV, after the queue context (queue.lua):

@@ -3,6 +3,7 @@
 -- holds the job's lease (`EventStream.publish`).
 --
 -- @include queue
+-- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake work events dead batches
 --
 -- ARGV, after the queue context (queue.lua):

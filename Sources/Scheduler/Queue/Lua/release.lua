@@ -3,6 +3,7 @@
 -- ran ends as cancelled instead (`JobQueue.release`).
 --
 -- @include queue
+-- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake work events dead batches
 --
 -- ARGV, after the queue context (queue.lua):

@@ -4,6 +4,7 @@
 -- (`JobQueue.renewLeases`).
 --
 -- @include housekeeping
+-- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake work events dead batches
 --
 -- ARGV, after the queue context (queue.lua):
