@@ -66,6 +66,17 @@ public final class JobQueue: Sendable {
             String(max(1, configuration.retention.milliseconds / 1000)), String(max(1, configuration.leaseDuration.milliseconds)),
             String(max(0, configuration.maximumStalls)), String(max(0, configuration.agingInterval.milliseconds)),
         ]
+        let keys = self.keys
+        self.scriptKeys = Dictionary(uniqueKeysWithValues: QueueScripts.all.map { ($0.name, $0.keys(of: keys)) })
+    }
+
+    /// Each queue script's `KEYS` for this queue, by the script's name, built
+    /// once (`QueueScript.keys(of:)`) rather than per call.
+    private let scriptKeys: [String: [String]]
+
+    /// The `KEYS` of `script` for this queue.
+    private func keys(of script: QueueScript) -> [String] {
+        scriptKeys[script.name] ?? script.keys(of: keys)
     }
 
     /// The arguments every queue script starts with: the queue context of
@@ -79,7 +90,7 @@ public final class JobQueue: Sendable {
     @discardableResult
     func run(_ script: QueueScript, _ arguments: [String], using other: RedisClient? = nil) async throws(SchedulerError) -> RedisReply {
         do {
-            return try await script.script.run(on: other ?? client, keys: script.keys(of: keys), arguments: context + arguments)
+            return try await script.script.run(on: other ?? client, keys: keys(of: script), arguments: context + arguments)
         } catch {
             throw SchedulerError(error)
         }
@@ -88,7 +99,7 @@ public final class JobQueue: Sendable {
     /// Runs a queue script on `connection`, blocking the calling thread.
     func run(_ script: QueueScript, _ arguments: [String], on connection: RedisConnection) throws(SchedulerError) -> RedisReply {
         do {
-            return try script.script.run(on: connection, keys: script.keys(of: keys), arguments: context + arguments)
+            return try script.script.run(on: connection, keys: keys(of: script), arguments: context + arguments)
         } catch {
             throw SchedulerError(error)
         }
@@ -97,7 +108,7 @@ public final class JobQueue: Sendable {
     /// The EVALSHA command that runs `script` with `arguments`, for pipelining
     /// several calls (the script must be loaded: run it once with `run` first).
     func evalCommand(_ script: QueueScript, _ arguments: [String]) -> [String] {
-        let scriptKeys = script.keys(of: keys)
+        let scriptKeys = keys(of: script)
         return ["EVALSHA", script.script.sha1, String(scriptKeys.count)] + scriptKeys + context + arguments
     }
 
