@@ -74,7 +74,10 @@ let package = Package(
             dependencies: [
                 "RedisKit", "WarmerSupport",
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // The Lua scripts, compiled into the binary as `PackageResources.<file>_lua`
+            // (the image ships the `warmer` binary alone): see `QueueScript`.
+            resources: [.embedInCode("Queue/Lua"), .embedInCode("Workers/Lua")]
         ),
         .target(name: "WarmerInput", dependencies: ["PipelineEngine"]),
         .executableTarget(

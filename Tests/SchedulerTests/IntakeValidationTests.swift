@@ -104,7 +104,7 @@ struct IntakeValidationTests {
         // Given the enqueue script called directly with arguments `JobQueue.enqueue` never sends
         let queue = try makeQueue()
         // Then it refuses them, and nothing was written
-        await #expect(throws: SchedulerError.self) { try await queue.run(enqueueScript, header + ["https://images.example/a.jpg"]) }
+        await #expect(throws: SchedulerError.self) { try await queue.run(QueueScripts.enqueue, header + ["https://images.example/a.jpg"]) }
         #expect(try await queue.client.send(["KEYS", queue.keys.prefix + "*"]).array.isEmpty)
     }
 

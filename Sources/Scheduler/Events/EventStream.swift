@@ -35,7 +35,7 @@ public struct EventStream: Sendable {
         var fields = JobEvent(kind, job: job, worker: worker, extra: extra).fields
         fields["batch"] = nil
         let arguments = [job.id, job.leaseToken] + fields.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }
-        return try await queue.run(publishWhileLeasedScript, arguments).integer == 1
+        return try await queue.run(QueueScripts.publishWhileLeased, arguments).integer == 1
     }
 
     /// Publishes `events` in one round trip.

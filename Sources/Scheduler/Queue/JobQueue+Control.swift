@@ -23,7 +23,7 @@ extension JobQueue {
         while true {
             let reply: RedisReply
             do {
-                reply = try await run(cancelScript, [id, String(max(1, chunk))])
+                reply = try await run(QueueScripts.cancel, [id, String(max(1, chunk))])
             } catch .redis(.server(let text)) where text.hasPrefix("NO_BATCH") {
                 throw .batchNotFound(id)
             }
@@ -39,7 +39,7 @@ extension JobQueue {
     @discardableResult
     public func cancel(jobs ids: [String]) async throws(SchedulerError) -> Cancellation {
         guard !ids.isEmpty else { return Cancellation() }
-        let counts = try await run(cancelScript, ["", "0"] + ids).array.map { $0.integer ?? 0 }
+        let counts = try await run(QueueScripts.cancel, ["", "0"] + ids).array.map { $0.integer ?? 0 }
         return Cancellation(cancelledJobs: counts.first ?? 0, abortedRunningJobs: counts.dropFirst().first ?? 0)
     }
 
@@ -49,7 +49,7 @@ extension JobQueue {
     @discardableResult
     public func setPriority(_ priority: JobPriority, ofBatch id: String) async throws(SchedulerError) -> Int {
         do {
-            return try await run(priorityScript, [id, priority.rawValue]).integer ?? 0
+            return try await run(QueueScripts.priority, [id, priority.rawValue]).integer ?? 0
         } catch .redis(.server(let text)) where text.hasPrefix("NO_BATCH") {
             throw .batchNotFound(id)
         }
@@ -59,7 +59,7 @@ extension JobQueue {
     @discardableResult
     public func setPriority(_ priority: JobPriority, ofJobs ids: [String]) async throws(SchedulerError) -> Int {
         guard !ids.isEmpty else { return 0 }
-        return try await run(priorityScript, ["", priority.rawValue] + ids).integer ?? 0
+        return try await run(QueueScripts.priority, ["", priority.rawValue] + ids).integer ?? 0
     }
 
     /// Pauses the queue: running jobs finish, no worker claims new ones.

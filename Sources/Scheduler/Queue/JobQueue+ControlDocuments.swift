@@ -30,7 +30,7 @@ extension JobQueue {
     public func applyControlDocumentStep(
         using other: RedisClient? = nil, chunks: ControlDocumentChunks = ControlDocumentChunks()
     ) async throws(SchedulerError) -> ControlDocumentStep {
-        let reply = try await run(controlDocumentScript, [String(max(1, chunks.batchJobs)), String(max(1, chunks.deadLetters))],
+        let reply = try await run(QueueScripts.controlDocument, [String(max(1, chunks.batchJobs)), String(max(1, chunks.deadLetters))],
                                   using: other)
         let step = try ControlDocumentStep(reply: reply)
         switch step {

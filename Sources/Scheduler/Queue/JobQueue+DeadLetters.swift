@@ -30,14 +30,14 @@ extension JobQueue {
     /// were retried.
     @discardableResult
     public func retryDeadLetters(_ ids: [String]? = nil) async throws(SchedulerError) -> Int {
-        try await inChunks(retryDeadScript, ids)
+        try await inChunks(QueueScripts.retryDead, ids)
     }
 
     /// Deletes dead-lettered entries for good (all of them when `ids` is nil).
     /// Returns how many were deleted.
     @discardableResult
     public func purgeDeadLetters(_ ids: [String]? = nil) async throws(SchedulerError) -> Int {
-        try await inChunks(purgeDeadScript, ids)
+        try await inChunks(QueueScripts.purgeDead, ids)
     }
 
     /// Which of `ids` are not dead letters of this queue (never were, or

@@ -32,7 +32,7 @@ extension JobQueue {
         let header = [batch, priority.rawValue, destination.rawValue, processing]
         let size = max(1, configuration.enqueueChunkSize)
         let first = min(size, urls.count)
-        try await run(enqueueScript, header + [String(urls.count)] + limit + urls[0..<first])
+        try await run(QueueScripts.enqueue, header + [String(urls.count)] + limit + urls[0..<first])
         let rest = stride(from: first, to: urls.count, by: size).map { $0..<min($0 + size, urls.count) }
         // From here on the batch exists with its whole total: a failure
         // leaves it incomplete, which the caller must know (not retry).
@@ -46,7 +46,7 @@ extension JobQueue {
         for group in stride(from: 0, to: rest.count, by: 8).map({ rest[$0..<min($0 + 8, rest.count)] }) {
             let replies: [RedisReply]
             do {
-                replies = try await client.pipeline(group.map { evalCommand(enqueueScript, header + ["0"] + limit + urls[$0]) })
+                replies = try await client.pipeline(group.map { evalCommand(QueueScripts.enqueue, header + ["0"] + limit + urls[$0]) })
             } catch {
                 throw incomplete(.redis(error))
             }
@@ -55,7 +55,7 @@ extension JobQueue {
                     // Redis restarted and lost its scripts: send this chunk again the long way.
                     guard message.hasPrefix("NOSCRIPT") else { throw incomplete(.redis(.server(message))) }
                     do {
-                        try await run(enqueueScript, header + ["0"] + limit + urls[range])
+                        try await run(QueueScripts.enqueue, header + ["0"] + limit + urls[range])
                     } catch {
                         throw incomplete(error)
                     }

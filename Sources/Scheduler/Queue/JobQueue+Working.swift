@@ -8,7 +8,7 @@ extension JobQueue {
     /// leases and expands one intake document. Returns an empty array when
     /// nothing is queued or the queue is paused.
     public func claim(upTo count: Int, worker: String) async throws(SchedulerError) -> [Job] {
-        let reply = try await run(claimScript, [String(max(1, count)), worker]).array
+        let reply = try await run(QueueScripts.claim, [String(max(1, count)), worker]).array
         QueueHousekeeping(reply.dropFirst().first).log(to: logger)
         let jobs = Self.jobs(in: reply.first)
         logClaims(jobs)
@@ -56,7 +56,7 @@ extension JobQueue {
         }
         let reply: [RedisReply]
         do {
-            reply = try await run(finishScript, [
+            reply = try await run(QueueScripts.finish, [
                 job.id, job.leaseToken, state, worker, source, bytes, code, message, String(delay), String(max(0, count)),
             ]).array
         } catch .redis(.server(let text)) where text.hasPrefix("LEASE_LOST") {
@@ -108,7 +108,7 @@ extension JobQueue {
     /// Returns false when the lease was already lost.
     @discardableResult
     public func release(_ job: Job) async throws(SchedulerError) -> Bool {
-        let released = try await run(releaseScript, [job.id, job.leaseToken]).integer == 1
+        let released = try await run(QueueScripts.release, [job.id, job.leaseToken]).integer == 1
         logger.debug("job released to the queue", metadata: job.logMetadata.merging([
             "released": .stringConvertible(released),
         ]) { _, new in new })
@@ -131,14 +131,14 @@ extension JobQueue {
     /// Extends the leases of `jobs` in one call, after recovering other
     /// workers' expired leases and promoting due retries.
     public func renewLeases(of jobs: [Job]) async throws(SchedulerError) -> Renewal {
-        renewal(from: try await run(renewScript, jobs.flatMap { [$0.id, $0.leaseToken] }), renewing: jobs)
+        renewal(from: try await run(QueueScripts.renew, jobs.flatMap { [$0.id, $0.leaseToken] }), renewing: jobs)
     }
 
     /// `renewLeases(of:)` on `connection`, blocking the calling thread: for
     /// a lease keeper on a thread of its own, which neither a busy
     /// cooperative pool nor the queue client's backlog can hold up.
     public func renewLeases(of jobs: [Job], on connection: RedisConnection) throws(SchedulerError) -> Renewal {
-        renewal(from: try run(renewScript, jobs.flatMap { [$0.id, $0.leaseToken] }, on: connection), renewing: jobs)
+        renewal(from: try run(QueueScripts.renew, jobs.flatMap { [$0.id, $0.leaseToken] }, on: connection), renewing: jobs)
     }
 
     private func renewal(from reply: RedisReply, renewing jobs: [Job]) -> Renewal {

@@ -67,17 +67,31 @@ public final class JobQueue: Sendable {
             String(max(1, configuration.retention.milliseconds / 1000)), String(max(1, configuration.leaseDuration.milliseconds)),
             String(max(0, configuration.maximumStalls)), String(max(0, configuration.agingInterval.milliseconds)),
         ]
+        let keys = self.keys
+        self.scriptKeys = Dictionary(uniqueKeysWithValues: QueueScripts.all.map { ($0.name, $0.keys(of: keys)) })
     }
 
-    /// The arguments every queue script starts with (see `queueLibrary`).
+    /// Each queue script's `KEYS` for this queue, by the script's name, built
+    /// once (`QueueScript.keys(of:)`) rather than per call.
+    private let scriptKeys: [String: [String]]
+
+    /// The `KEYS` of `script` for this queue.
+    private func keys(of script: QueueScript) -> [String] {
+        scriptKeys[script.name] ?? script.keys(of: keys)
+    }
+
+    /// The arguments every queue script starts with: the queue context of
+    /// `Queue/Lua/queue.lua` (prefix, stream lengths, retention, lease,
+    /// stalls, aging).
     private let context: [String]
 
-    /// Runs a queue script with the context arguments followed by `arguments`,
-    /// through the queue's client or through `other` (a client of its own).
+    /// Runs a queue script with its declared keys (`QueueScript.keys(of:)`)
+    /// and the context arguments followed by `arguments`, through the
+    /// queue's client or through `other` (a client of its own).
     @discardableResult
     func run(_ script: QueueScript, _ arguments: [String], using other: RedisClient? = nil) async throws(SchedulerError) -> RedisReply {
         do {
-            return try await script.script.run(on: other ?? client, keys: [keys.queue], arguments: context + arguments)
+            return try await script.script.run(on: other ?? client, keys: keys(of: script), arguments: context + arguments)
         } catch {
             throw SchedulerError(error)
         }
@@ -86,7 +100,7 @@ public final class JobQueue: Sendable {
     /// Runs a queue script on `connection`, blocking the calling thread.
     func run(_ script: QueueScript, _ arguments: [String], on connection: RedisConnection) throws(SchedulerError) -> RedisReply {
         do {
-            return try script.script.run(on: connection, keys: [keys.queue], arguments: context + arguments)
+            return try script.script.run(on: connection, keys: keys(of: script), arguments: context + arguments)
         } catch {
             throw SchedulerError(error)
         }
@@ -95,7 +109,8 @@ public final class JobQueue: Sendable {
     /// The EVALSHA command that runs `script` with `arguments`, for pipelining
     /// several calls (the script must be loaded: run it once with `run` first).
     func evalCommand(_ script: QueueScript, _ arguments: [String]) -> [String] {
-        ["EVALSHA", script.script.sha1, "1", keys.queue] + context + arguments
+        let scriptKeys = keys(of: script)
+        return ["EVALSHA", script.script.sha1, String(scriptKeys.count)] + scriptKeys + context + arguments
     }
 
     /// Sends a plain command.

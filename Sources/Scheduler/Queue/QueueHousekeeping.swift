@@ -5,7 +5,7 @@ import RedisKit
 /// operator should hear of: jobs recovered from an expired lease (their
 /// worker died or hung), jobs dead-lettered for stalling too often, and
 /// intake documents dead-lettered. The scripts report it (`REPORT` in
-/// `workLibrary`); `log(to:)` gives each entry one line.
+/// `Queue/Lua/housekeeping.lua`); `log(to:)` gives each entry one line.
 struct QueueHousekeeping {
     /// One recovered or dead-lettered job or document.
     struct Entry: Equatable {

@@ -2,6 +2,11 @@
 ///
 /// Every key of a queue carries the hash tag `{NAME}`, so on Redis Cluster a
 /// queue lives in one slot and its Lua scripts may touch all of its keys.
+///
+/// This is the one place the layout is written: the queue's fixed keys are
+/// `Fixed`, which a Lua script names in its `-- @keys` line and receives in
+/// `KEYS` (see `QueueScript`); the keys of one job, batch or worker are
+/// built from `prefix`, which the scripts get as their first argument.
 public struct QueueKeys: Sendable, Hashable {
     /// The queue's name.
     public let name: String
@@ -19,39 +24,42 @@ public struct QueueKeys: Sendable, Hashable {
     }
 
     /// List of batch documents pushed by producers, and wake-up markers for idle workers.
-    public var intake: String { prefix + "intake" }
+    public var intake: String { self[.intake] }
     /// List an idle worker moves an intake entry to while waking; drained by the next claim.
-    public var pendingIntake: String { prefix + "intake:pending" }
+    public var pendingIntake: String { self[.pendingIntake] }
     /// Sorted set of queued job ids, scored by arrival plus a handicap per priority level.
-    public var queue: String { prefix + "queue" }
+    public var queue: String { self[.queue] }
     /// Sorted set of jobs waiting for a retry, scored by when they are due (ms since the epoch).
-    public var delayed: String { prefix + "delayed" }
+    public var delayed: String { self[.delayed] }
     /// Sorted set of active job ids, scored by lease deadline (ms since the epoch).
-    public var leases: String { prefix + "leases" }
+    public var leases: String { self[.leases] }
     /// Counter giving job ids.
-    public var sequence: String { prefix + "seq" }
+    public var sequence: String { self[.sequence] }
     /// The queue clock: the last arrival stamp given to a job.
-    public var clock: String { prefix + "clock" }
+    public var clock: String { self[.clock] }
     /// Hash from a job's work (`destination|processing|url`) to the live job doing it.
-    public var work: String { prefix + "work" }
+    public var work: String { self[.work] }
     /// Stream of every lifecycle event of the queue.
-    public var events: String { prefix + "events" }
+    public var events: String { self[.events] }
     /// Stream of control messages to workers (cancel, priority changes).
-    public var control: String { prefix + "control" }
+    public var control: String { self[.control] }
     /// List of control documents pushed by clients (cancel, priority, dead letters, pause, resume).
-    public var commands: String { prefix + "commands" }
+    public var commands: String { self[.commands] }
     /// List a waking worker moves a control document to; drained by the next step of any worker.
-    public var pendingCommands: String { prefix + "commands:pending" }
+    public var pendingCommands: String { self[.pendingCommands] }
     /// Hash holding the control document being applied in steps, and its progress.
-    public var applyingCommand: String { prefix + "commands:applying" }
+    public var applyingCommand: String { self[.applyingCommand] }
     /// Sorted set of dead-lettered job ids, scored by time.
-    public var dead: String { prefix + "dead" }
+    public var dead: String { self[.dead] }
     /// Sorted set of batch ids, scored by creation time.
-    public var batches: String { prefix + "batches" }
+    public var batches: String { self[.batches] }
     /// Hash of queue-wide settings (`paused`).
-    public var config: String { prefix + "config" }
+    public var config: String { self[.config] }
     /// Sorted set of live worker ids, scored by when their record expires (ms since the epoch).
-    public var workers: String { prefix + "workers" }
+    public var workers: String { self[.workers] }
+
+    /// The key `fixed` of this queue.
+    subscript(fixed: Fixed) -> String { prefix + fixed.suffix }
 
     /// Hash holding job `id`.
     public func job(_ id: String) -> String { prefix + "job:" + id }

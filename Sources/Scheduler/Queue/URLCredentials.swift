@@ -5,7 +5,7 @@
 /// dead-letter listings, log lines, error messages quoting a URL — shows it
 /// as `http://user:***@host/…`. A lone user name (`http://token@host/…`,
 /// often a token) becomes `***`. The queue's Lua scripts apply the same rule
-/// (`masked` in `queueLibrary`) to the events they publish.
+/// (`masked` in `Queue/Lua/queue.lua`) to the events they publish.
 ///
 /// The rule, applied to every URL found anywhere in the text: after `://`
 /// (or `:\/\/`, the same in JSON with escaped slashes), the authority runs

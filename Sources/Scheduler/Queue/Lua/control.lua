@@ -1,17 +1,11 @@
-/// The Lua of the queue's control operations — cancel, priority, dead-letter
-/// retry and purge, pause and resume — shared by the scripts `warmer cancel`,
-/// `priority`, `dead retry`/`purge` run (`cancelScript`, `priorityScript`,
-/// `retryDeadScript`, `purgeDeadScript`) and by the control documents any
-/// client pushes onto `warmer:{Q}:commands` (`controlDocumentScript`), so
-/// that both make exactly the same checks and changes.
-///
-/// Prepended to a script's body (after `queueLibrary` and `workLibrary`).
-let controlLibrary = #"""
--- Control documents: pushed by clients, moved here by a waking worker, and
--- the one being applied (in steps, for a large batch).
-K.commands = Q.prefix .. 'commands'
-K.pendingCommands = Q.prefix .. 'commands:pending'
-K.applyingCommand = Q.prefix .. 'commands:applying'
+-- control.lua: the queue's control operations — cancel, priority,
+-- dead-letter retry and purge, pause and resume — shared by the scripts
+-- `warmer cancel`, `priority` and `dead retry`/`purge` run (cancel.lua,
+-- priority.lua, dead-retry.lua, dead-purge.lua) and by the control documents
+-- any client pushes onto `warmer:{Q}:commands` (control-document.lua), so
+-- that both make exactly the same checks and changes.
+--
+-- @include queue
 
 -- Cancels `ids`: in `batch` only, or ('') in every batch they serve. A job
 -- stops counting in the cancelled batch (its URLs count as `cancelled` there,
@@ -137,7 +131,7 @@ local function retryDeadLetters(ids, at)
         end
         base = base + 1
         local score = integer(base + bandOffset(BANDS[job.priority] or 2, Q.agingMs))
-        redis.call('HSET', key, 'state', 'queued', 'attempts', 0, 'stalls', 0, 'aging', ARGV[7], 'score', score)
+        redis.call('HSET', key, 'state', 'queued', 'attempts', 0, 'stalls', 0, 'aging', Q.aging, 'score', score)
         redis.call('HDEL', key, 'error', 'message', 'finishedAt', 'worker', 'lease')
         redis.call('PERSIST', key)
         redis.call('HSETNX', K.work, workField(job), id)
@@ -175,4 +169,9 @@ local function resumeQueue()
   redis.call('RPUSH', K.intake, WAKE)
 end
 
-"""#
+-- The dead letters a retry or purge acts on: `ids` when there are any, or
+-- else the oldest `count` of the set.
+local function deadLetterIDs(count, ids)
+  if #ids > 0 then return ids end
+  return redis.call('ZRANGE', K.dead, 0, count - 1)
+end

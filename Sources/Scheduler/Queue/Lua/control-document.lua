@@ -1,25 +1,34 @@
-/// Applies one step of the queue's control documents (docs/wire-format.md,
-/// "Controlling: one command").
-///
-/// ARGV: the most jobs of a batch to cancel or re-prioritise in one step,
-/// the most dead letters to retry or purge in one step (`"all": true`).
-///
-/// The document being applied is kept in the hash `commands:applying` until
-/// its last step, so a worker that dies between steps loses nothing: the
-/// next step, by any worker, goes on from where the last one ended. With
-/// none in progress, a step takes the next document — first one a waking
-/// worker moved to `commands:pending`, else the head of `commands` —
-/// validates it (a bad one is dead-lettered with its reason and a
-/// `deadLettered` event, and nothing else happens) and applies its first
-/// step. Every operation is the function the CLI's script runs
-/// (`controlLibrary`); its last step publishes `controlApplied` with the
-/// counts summed over the steps.
-///
-/// Returns `{'idle'}` (nothing to apply), `{'inProgress', op, id}` (call
-/// again), `{'applied', fields of the controlApplied event}` or
-/// `{'deadLettered', dead-letter id, error code, message, caller's id, op}`.
-let controlDocumentScript = QueueScript(controlLibrary + #"""
-local BATCH_CHUNK, DEAD_CHUNK = tonumber(ARGV[FIRST]), tonumber(ARGV[FIRST + 1])
+-- control-document.lua: applies one step of the queue's control documents
+-- (`JobQueue.applyControlDocumentStep`; docs/wire-format.md, "Controlling:
+-- one command").
+--
+-- @include control documents
+-- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
+-- @keys queue delayed leases intake sequence clock work events control commands pendingCommands applyingCommand dead batches config
+--
+-- ARGV, after the queue context (queue.lua):
+--   batchChunk  the most jobs of a batch to cancel or re-prioritise in one step
+--   deadChunk   the most dead letters to retry or purge in one step (`"all": true`)
+--
+-- The document being applied is kept in the hash `commands:applying` until
+-- its last step, so a worker that dies between steps loses nothing: the
+-- next step, by any worker, goes on from where the last one ended. With
+-- none in progress, a step takes the next document — first one a waking
+-- worker moved to `commands:pending`, else the head of `commands` —
+-- validates it (a bad one is dead-lettered with its reason, and nothing
+-- else happens) and applies its first step. Every operation is the function
+-- the CLI's script runs (control.lua).
+--
+-- Returns `{'idle'}` (nothing to apply), `{'inProgress', op, id}` (call
+-- again), `{'applied', fields of the controlApplied event}` or
+-- `{'deadLettered', dead-letter id, error code, message, caller's id, op}`.
+-- Events: `controlApplied` on the queue's stream with the counts summed
+-- over the steps, after the last step; `deadLettered` (with the caller's
+-- `id` and `op` when valid) for a document that cannot be used; and what
+-- the operation publishes (see cancel.lua, priority.lua).
+local BATCH_CHUNK, DEAD_CHUNK = unpack(ARGV, FIRST, FIRST + 1)
+BATCH_CHUNK, DEAD_CHUNK = tonumber(BATCH_CHUNK), tonumber(DEAD_CHUNK)
+
 local MAX_CONTROL_IDS = 1000
 local CONTROL_OPS = { cancel = true, priority = true, deadRetry = true, deadPurge = true, pause = true, resume = true }
 
@@ -210,4 +219,3 @@ append(fields, { 'batch', target })
 -- stream ends with its `batchCompleted`.
 xadd(K.events, Q.maxEvents, fields)
 return { 'applied', fields }
-"""#)

@@ -1,23 +1,29 @@
-/// The Lua every queue script starts with: the call context, the keys, and
-/// the helpers that read jobs, publish events and count outcomes in batches.
-///
-/// Every script is called with `KEYS[1]` = the queue's `queue` key (so Redis
-/// Cluster routes it to the queue's slot; every other key shares its hash
-/// tag and is derived from the prefix) and the seven context arguments of
-/// `QueueScriptContext`; a script's own arguments start at `ARGV[FIRST]`.
-let queueLibrary = #"""
+-- queue.lua: the library every queue script starts with (after the `K` table
+-- `QueueScript` writes from the script's `@keys`): the call context, and the
+-- helpers that read jobs, publish events, count outcomes in batches and end
+-- jobs.
+--
+-- Context: every queue script gets the same first seven arguments (built
+-- once per queue by `JobQueue`); its own arguments start at ARGV[FIRST].
+--   ARGV[1] prefix          the queue's prefix, `warmer:{NAME}:`; the keys of
+--                           one job or batch are built from it (jobKey,
+--                           batchKey: same hash tag as every declared key)
+--   ARGV[2] maxEvents       approximate length of the queue's event stream
+--   ARGV[3] maxBatchEvents  approximate length of each batch's event stream
+--   ARGV[4] retention       seconds an ended job or finished batch stays
+--   ARGV[5] leaseMs         a claim's lease, in ms
+--   ARGV[6] maxStalls       expired leases a job survives before dead-lettering
+--   ARGV[7] agingMs         the wait one priority band is worth, in ms (0: strict)
+--
+-- K: the queue's fixed keys the script declared, by name (`K.queue`,
+-- `K.leases`…; `QueueKeys.Fixed` in Swift holds the layout).
 local Q = {
   prefix = ARGV[1], maxEvents = ARGV[2], maxBatchEvents = ARGV[3], retention = tonumber(ARGV[4]),
   leaseMs = tonumber(ARGV[5]), maxStalls = tonumber(ARGV[6]), agingMs = tonumber(ARGV[7]),
+  -- The aging as sent, for job hashes (Redis formats a Lua number with printf).
+  aging = ARGV[7],
 }
 local FIRST = 8
-local K = {
-  queue = Q.prefix .. 'queue', delayed = Q.prefix .. 'delayed', leases = Q.prefix .. 'leases',
-  intake = Q.prefix .. 'intake', pending = Q.prefix .. 'intake:pending', seq = Q.prefix .. 'seq',
-  clock = Q.prefix .. 'clock', work = Q.prefix .. 'work', events = Q.prefix .. 'events',
-  dead = Q.prefix .. 'dead', batches = Q.prefix .. 'batches', control = Q.prefix .. 'control',
-  config = Q.prefix .. 'config',
-}
 local WAKE = 'wake'
 local BANDS = { veryHigh = 0, high = 1, normal = 2, low = 3, veryLow = 4 }
 -- With aging off, a band is worth ~31 years of waiting: strict priorities.
@@ -180,22 +186,6 @@ local function deadLetter(id, at)
   redis.call('ZREMRANGEBYSCORE', K.dead, '-inf', '(' .. integer(at - Q.retention * 1000))
 end
 
--- Dead-letters a document that cannot be used (an intake document, `kind`
--- `document`, or a control document, `kind` `control`) as a pseudo-job
--- `doc-N` holding it (up to 64 KiB, as sent: `dead retry` pushes it again)
--- and the reason, URL passwords masked. Returns the id, the masked message
--- and the fields of its `deadLettered` event, for the caller to complete
--- and publish.
-local function deadLetterDocumentOfKind(kind, document, code, message, at)
-  message = masked(message)
-  local id = 'doc-' .. redis.call('INCR', K.seq)
-  redis.call('HSET', jobKey(id), 'id', id, 'kind', kind, 'state', 'dead', 'document',
-    string.sub(document, 1, 65536), 'error', code, 'message', message, 'finishedAt', integer(at))
-  redis.call('EXPIRE', jobKey(id), Q.retention)
-  deadLetter(id, at)
-  return id, message, { 'v', '1', 'type', 'deadLettered', 'job', id, 'ts', integer(at), 'error', code, 'message', message }
-end
-
 -- Ends a job for good: `completed`, `failed`, `dead` or `cancelled`.
 -- Failed and dead jobs also go to the dead-letter set; every ended job
 -- expires after the retention.
@@ -229,19 +219,3 @@ end
 local function wakeIdleWorkers()
   if redis.call('LLEN', K.intake) == 0 then redis.call('RPUSH', K.intake, WAKE) end
 end
-
--- The dead letters a retry or purge acts on: the ids in ARGV after the
--- count, or else the oldest `count` of the set.
-local function deadLetterIDs()
-  if #ARGV >= FIRST + 1 then
-    local ids = {}
-    for i = FIRST + 1, #ARGV do ids[#ids + 1] = ARGV[i] end
-    return ids
-  end
-  return redis.call('ZRANGE', K.dead, 0, tonumber(ARGV[FIRST]) - 1)
-end
-
-local function isPaused()
-  return redis.call('HGET', K.config, 'paused') == '1'
-end
-"""#

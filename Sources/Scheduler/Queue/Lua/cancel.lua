@@ -1,0 +1,31 @@
+-- cancel.lua: cancels jobs for one batch or for every batch they serve,
+-- atomically per call (`JobQueue.cancel`; cancelBatchChunk and cancelJobs
+-- in control.lua).
+--
+-- @include control
+-- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
+-- @keys queue delayed leases intake clock work events control commands dead batches config
+--
+-- ARGV, after the queue context (queue.lua):
+--   batch  the batch's id, or '' to cancel the given jobs in all their batches
+--   limit  the most jobs to take from the batch in this call
+--   id…    for batch '': the jobs' ids
+-- Returns [jobs cancelled, running jobs signalled, jobs of the batch left to
+-- process]; call again while the last is positive. Refuses with NO_BATCH
+-- for an unknown batch.
+-- Events: `cancelled` in each batch a job stops counting in (then maybe
+-- `batchCompleted`); a `cancel` message on the control stream for each
+-- running job no batch needs any more.
+local batch, limit = unpack(ARGV, FIRST, FIRST + 1)
+limit = tonumber(limit)
+local ids = {}
+for i = FIRST + 2, #ARGV do ids[#ids + 1] = ARGV[i] end
+
+local at = now()
+if batch ~= '' then
+  local cancelled, signalled, left = cancelBatchChunk(batch, limit, at)
+  if not cancelled then return redis.error_reply('NO_BATCH ' .. batch) end
+  return { cancelled, signalled, left }
+end
+local cancelled, signalled = cancelJobs('', ids, at)
+return { cancelled, signalled, 0 }

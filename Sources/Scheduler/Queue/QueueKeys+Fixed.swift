@@ -1,0 +1,20 @@
+extension QueueKeys {
+    /// A key every queue has once (not one per job, batch or worker), by the
+    /// name the Lua scripts use for it: a script lists the ones it touches
+    /// in its `-- @keys` line and reads them as `K.<name>` (see `QueueScript`).
+    enum Fixed: String, CaseIterable, Sendable {
+        case intake, pendingIntake, queue, delayed, leases, sequence, clock, work, events, control
+        case commands, pendingCommands, applyingCommand, dead, batches, config, workers
+
+        /// What follows the queue's prefix (`warmer:{NAME}:`): the wire format's name of the key.
+        var suffix: String {
+            switch self {
+            case .pendingIntake: "intake:pending"
+            case .sequence: "seq"
+            case .pendingCommands: "commands:pending"
+            case .applyingCommand: "commands:applying"
+            default: rawValue
+            }
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// The queue's transitions, one `.lua` file each in `Queue/Lua/` (see
+/// `QueueScript`; every file's header documents its KEYS, ARGV, reply and
+/// events).
+enum QueueScripts {
+    /// Adds URLs to a batch as jobs (enqueue.lua).
+    static let enqueue = QueueScript(LuaFile("enqueue", PackageResources.enqueue_lua))
+    /// Claims jobs for a worker (claim.lua).
+    static let claim = QueueScript(LuaFile("claim", PackageResources.claim_lua))
+    /// Ends a job and claims the worker's next ones (finish.lua).
+    static let finish = QueueScript(LuaFile("finish", PackageResources.finish_lua))
+    /// Gives a claimed job back (release.lua).
+    static let release = QueueScript(LuaFile("release", PackageResources.release_lua))
+    /// Extends a worker's leases and does the housekeeping (renew.lua).
+    static let renew = QueueScript(LuaFile("renew", PackageResources.renew_lua))
+    /// Publishes a worker's event of a job it holds (publish-while-leased.lua).
+    static let publishWhileLeased = QueueScript(LuaFile("publish-while-leased", PackageResources.publish_while_leased_lua))
+    /// Cancels a batch's jobs or single jobs (cancel.lua).
+    static let cancel = QueueScript(LuaFile("cancel", PackageResources.cancel_lua))
+    /// Changes the priority of a batch's jobs or of single jobs (priority.lua).
+    static let priority = QueueScript(LuaFile("priority", PackageResources.priority_lua))
+    /// Runs dead letters again (dead-retry.lua).
+    static let retryDead = QueueScript(LuaFile("dead-retry", PackageResources.dead_retry_lua))
+    /// Deletes dead letters (dead-purge.lua).
+    static let purgeDead = QueueScript(LuaFile("dead-purge", PackageResources.dead_purge_lua))
+    /// Applies one step of the control documents (control-document.lua).
+    static let controlDocument = QueueScript(LuaFile("control-document", PackageResources.control_document_lua))
+
+    /// Every transition.
+    static var all: [QueueScript] {
+        [enqueue, claim, finish, release, renew, publishWhileLeased, cancel, priority, retryDead, purgeDead, controlDocument]
+    }
+}

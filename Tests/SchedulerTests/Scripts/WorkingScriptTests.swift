@@ -1,0 +1,137 @@
+import Foundation
+@testable import RedisKit
+import Testing
+@testable import Scheduler
+
+/// claim.lua, finish.lua, release.lua and renew.lua called directly on
+/// crafted jobs: what each replies, writes and publishes, and what it refuses.
+@Suite("Working scripts")
+struct WorkingScriptTests {
+    @Test func claimPromotesDueRetriesRecoversExpiredLeasesAndLeasesTheBestJobs() async throws {
+        let h = try QueueScriptHarness()
+        try await h.batch("b", total: 3)
+        try await h.queuedJob("1", batch: "b", url: "https://a.example/1", score: 100)
+        // A retry that is due (score 50 in the job, due at 0 in `delayed`)…
+        try await h.job("2", ["url": "https://a.example/2", "b:b": "1", "destination": "disk", "state": "delayed", "score": "50"])
+        try await h.send(["ZADD", h.keys.delayed, "0", "2"])
+        // …and a job whose lease expired (its worker died), scored after both.
+        try await h.activeJob("3", batch: "b", url: "https://a.example/3", worker: "x", token: "x/1", leaseDeadline: 0)
+        try await h.send(["HSET", h.keys.job("3"), "score", "200"])
+
+        let reply = try await h.call(QueueScripts.claim, ["2", "w"]).array
+        let claimed = reply[0].array.map { $0.array.compactMap(\.string) }
+        #expect(claimed.map { $0[0] } == ["2", "1"])
+        #expect(claimed.first?[6] == "w/1" && claimed.first?[7] == "b", "\(claimed)")
+        let report = reply[1].array.map { $0.array.compactMap(\.string) }
+        #expect(report == [["stalled", "3", "https://a.example/3", "b", "1", "x"]])
+
+        let job = try await h.hash(h.keys.job("1"))
+        #expect(job["state"] == "active" && job["lease"] == "w/1" && job["worker"] == "w" && job["attempts"] == "1", "\(job)")
+        #expect(Set(try await h.scores(h.keys.leases).keys) == ["1", "2"])
+        #expect(try await h.scores(h.keys.queue) == ["3": 200])
+        let events = try await h.events(h.keys.batchEvents("b"))
+        #expect(events.map { $0["type"] } == ["stalled", "started", "started"])
+        #expect(events.last?["job"] == "1" && events.last?["worker"] == "w" && events.last?["batch"] == "b")
+    }
+
+    @Test func claimHandsOutNothingWhileTheQueueIsPaused() async throws {
+        let h = try QueueScriptHarness()
+        try await h.batch("b", total: 1)
+        try await h.queuedJob("1", batch: "b", url: "https://a.example/1", score: 100)
+        try await h.send(["HSET", h.keys.config, "paused", "1"])
+        let reply = try await h.call(QueueScripts.claim, ["5", "w"]).array
+        #expect(reply[0].array.isEmpty)
+        #expect(try await h.scores(h.keys.queue) == ["1": 100])
+    }
+
+    @Test func finishEndsTheJobCountsItAndCompletesTheBatch() async throws {
+        let h = try QueueScriptHarness()
+        try await h.batch("b", total: 1)
+        try await h.activeJob("1", batch: "b", url: "https://a.example/1")
+        let reply = try await h.call(QueueScripts.finish, ["1", "w/1", "completed", "w", "origin", "123", "", "", "0", "0"])
+        #expect(reply.array.map(\.array.count) == [0, 0])
+
+        let job = try await h.hash(h.keys.job("1"))
+        #expect(job["state"] == "completed" && job["finishedAt"] != nil && job["lease"] == "", "\(job)")
+        #expect(try await h.send(["TTL", h.keys.job("1")]).integer ?? 0 > 0)
+        #expect(try await h.scores(h.keys.leases).isEmpty)
+        #expect(try await h.send(["HEXISTS", h.keys.work, "disk||https://a.example/1"]).integer == 0)
+        let batch = try await h.hash(h.keys.batch("b"))
+        #expect(batch["completed"] == "1" && batch["finishedAt"] != nil, "\(batch)")
+        let events = try await h.events(h.keys.batchEvents("b"))
+        #expect(events.map { $0["type"] } == ["completed", "batchCompleted"])
+        #expect(events.first?["source"] == "origin" && events.first?["bytes"] == "123" && events.first?["worker"] == "w")
+        #expect(try await h.events(h.keys.events).map { $0["type"] } == ["completed", "batchCompleted"])
+    }
+
+    @Test func finishRefusesALeaseThatIsNotTheJobsAndChangesNothing() async throws {
+        let h = try QueueScriptHarness()
+        try await h.batch("b", total: 1)
+        try await h.activeJob("1", batch: "b", url: "https://a.example/1", token: "w/2")
+        let message = try await h.refusal(QueueScripts.finish, ["1", "w/1", "completed", "w", "", "", "", "", "0", "0"])
+        #expect(message?.hasPrefix("LEASE_LOST") == true, "\(message ?? "replied")")
+        #expect(try await h.hash(h.keys.job("1"))["state"] == "active")
+        #expect(try await h.events(h.keys.events).isEmpty)
+    }
+
+    @Test func finishWithRetryParksTheJobForItsBackoffAndMasksTheMessage() async throws {
+        let h = try QueueScriptHarness()
+        try await h.batch("b", total: 1)
+        try await h.activeJob("1", batch: "b", url: "https://a.example/1")
+        let before = try await h.now()
+        _ = try await h.call(QueueScripts.finish, ["1", "w/1", "retry", "w", "", "", "http_503", "from http://u:pw@h/x", "5000", "0"])
+        let due = try #require(try await h.scores(h.keys.delayed)["1"])
+        #expect(due >= before + 5000 && due < before + 65_000)
+        let job = try await h.hash(h.keys.job("1"))
+        #expect(job["state"] == "delayed" && job["lease"] == nil && job["message"] == "from http://u:***@h/x", "\(job)")
+        let event = try #require(try await h.events(h.keys.batchEvents("b")).first)
+        #expect(event["type"] == "delayed" && event["retry_in_ms"] == "5000" && event["error"] == "http_503", "\(event)")
+    }
+
+    @Test func finishEndsAJobCancelledWhileItRanAsCancelledWithoutAWorker() async throws {
+        let h = try QueueScriptHarness()
+        try await h.batch("b", total: 1)
+        try await h.activeJob("1", batch: "b", url: "https://a.example/1")
+        try await h.send(["HSET", h.keys.job("1"), "state", "cancelling"])
+        _ = try await h.call(QueueScripts.finish, ["1", "w/1", "failed", "w", "", "", "http_404", "gone", "0", "0"])
+        #expect(try await h.hash(h.keys.job("1"))["state"] == "cancelled")
+        let event = try #require(try await h.events(h.keys.batchEvents("b")).first)
+        #expect(event["type"] == "cancelled" && event["worker"] == nil, "\(event)")
+        #expect(try await h.scores(h.keys.dead).isEmpty)
+    }
+
+    @Test func releaseGivesTheJobBackAtItsScoreWithoutCountingTheAttempt() async throws {
+        let h = try QueueScriptHarness()
+        try await h.batch("b", total: 1)
+        try await h.activeJob("1", batch: "b", url: "https://a.example/1")
+        #expect(try await h.call(QueueScripts.release, ["1", "w/1"]) == .integer(1))
+        let job = try await h.hash(h.keys.job("1"))
+        #expect(job["state"] == "queued" && job["attempts"] == "0" && job["lease"] == nil && job["worker"] == nil, "\(job)")
+        #expect(try await h.scores(h.keys.queue) == ["1": 1000])
+        #expect(try await h.scores(h.keys.leases).isEmpty)
+        #expect(try await h.send(["LRANGE", h.keys.intake, "0", "-1"]).array.compactMap(\.string) == ["wake"])
+    }
+
+    @Test func releaseOfALostLeaseChangesNothing() async throws {
+        let h = try QueueScriptHarness()
+        try await h.activeJob("1", batch: "b", url: "https://a.example/1", token: "v/2")
+        #expect(try await h.call(QueueScripts.release, ["1", "w/1"]) == .integer(0))
+        #expect(try await h.hash(h.keys.job("1"))["state"] == "active")
+    }
+
+    @Test func renewExtendsHeldLeasesAndReportsLostAndCancelledJobs() async throws {
+        let h = try QueueScriptHarness()
+        try await h.activeJob("1", batch: "b", url: "https://a.example/1", leaseDeadline: 1e12)
+        // Claimed again by another worker since: lost.
+        try await h.activeJob("2", batch: "b", url: "https://a.example/2", worker: "v", token: "v/2")
+        try await h.send(["HSET", h.keys.job("2"), "claims", "2"])
+        // Being cancelled while it runs.
+        try await h.activeJob("3", batch: "b", url: "https://a.example/3")
+        try await h.send(["HSET", h.keys.job("3"), "state", "cancelling"])
+        let before = try await h.now()
+        let reply = try await h.call(QueueScripts.renew, ["1", "w/1", "2", "w/1", "3", "w/1"]).array
+        #expect(reply.map { $0.array.compactMap(\.string) } == [["2"], ["3"], []])
+        let deadline = try #require(try await h.scores(h.keys.leases)["1"])
+        #expect(deadline >= before + Double(h.leaseMs) && deadline < before + Double(h.leaseMs) + 60_000)
+    }
+}
