@@ -24,7 +24,7 @@ import uuid
 
 import redis
 
-# docs/wire-format.md, "Events": the fields each event type may carry.
+# docs/events.md: the fields each event type may carry.
 COMMON = {"v", "type", "batch", "ts"}
 JOB = COMMON | {"job", "url", "worker", "attempt"}
 ALLOWED = {

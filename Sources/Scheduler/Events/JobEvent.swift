@@ -31,7 +31,7 @@ public struct JobEvent: Sendable, Hashable {
         /// Every job of the batch has ended.
         case batchCompleted
         /// A control document was applied (queue stream only): `op`, the
-        /// sender's `id`, and its counts (docs/wire-format.md, "Controlling").
+        /// sender's `id`, and its counts (docs/control-documents.md).
         case controlApplied
     }
 

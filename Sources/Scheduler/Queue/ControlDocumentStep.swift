@@ -1,8 +1,7 @@
 import RedisKit
 
 /// What one step of the queue's control documents did
-/// (`JobQueue.applyControlDocumentStep`; docs/wire-format.md, "Controlling:
-/// one command").
+/// (`JobQueue.applyControlDocumentStep`; docs/control-documents.md).
 public enum ControlDocumentStep: Sendable, Equatable {
     /// No control document waits.
     case idle

@@ -1,5 +1,5 @@
 /// One live worker's heartbeat record, as read from its hash
-/// `warmer:{Q}:worker:ID` (docs/wire-format.md, "Workers").
+/// `warmer:{Q}:worker:ID` (docs/worker-registry.md).
 ///
 /// Encodes to the JSON object `warmer workers --json` prints: the hash's
 /// fields under the same names, `jobs` as an array, and `heartbeatAgeMs`.

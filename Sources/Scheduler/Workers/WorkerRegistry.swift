@@ -9,7 +9,7 @@ import WarmerSupport
 /// scored by that expiry, so the live workers are listed without scanning
 /// the keyspace. A worker that dies stops beating and its record lapses
 /// within a lease; a clean exit removes it at once (`remove`). See
-/// docs/wire-format.md, "Workers".
+/// docs/worker-registry.md.
 public struct WorkerRegistry: Sendable {
     /// The queue whose workers these are.
     public let queue: JobQueue

@@ -1,6 +1,6 @@
 import RedisKit
 
-/// The Lua scripts of the worker registry (docs/wire-format.md, "Workers"),
+/// The Lua scripts of the worker registry (docs/worker-registry.md),
 /// one `.lua` file each in `Workers/Lua/`, whose header documents its KEYS,
 /// ARGV and reply. They take their keys in `KEYS`, not the queue context.
 enum WorkerScripts {

@@ -11,7 +11,7 @@ struct WorkersCommand: AsyncParsableCommand, ConfiguredCommand {
             Every worker keeps a heartbeat record in Redis, refreshed three times per lease period; a worker \
             that dies drops out within a lease, one that stops cleanly at once. Without --json, one line per \
             worker: id, host, pid, version, start time (UTC), concurrency, busy slots, seconds since the last \
-            heartbeat, running jobs. With --json, a JSON array of the records (docs/wire-format.md, "Workers").
+            heartbeat, running jobs. With --json, a JSON array of the records (docs/worker-registry.md).
             """
     )
 

@@ -5,7 +5,7 @@ import ServiceLifecycle
 
 /// Applies the control documents clients push onto the queue's commands list
 /// (cancel, priority, dead-letter retry and purge, pause, resume: docs/
-/// wire-format.md, "Controlling: one command"), as a service of its own, so
+/// control-documents.md), as a service of its own, so
 /// that a document is applied at once even while every slot is busy or the
 /// queue is paused.
 ///

@@ -1,6 +1,5 @@
 -- control-document.lua: applies one step of the queue's control documents
--- (`JobQueue.applyControlDocumentStep`; docs/wire-format.md, "Controlling:
--- one command").
+-- (`JobQueue.applyControlDocumentStep`; docs/control-documents.md).
 --
 -- @include control documents
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):

@@ -1,5 +1,5 @@
 -- heartbeat.lua: writes or refreshes a worker's record and prunes lapsed
--- ids (`WorkerRegistry.beat`; docs/wire-format.md, "Workers"). Reads Redis's
+-- ids (`WorkerRegistry.beat`; docs/worker-registry.md). Reads Redis's
 -- clock (`TIME`), so every worker's timestamps and every reader's idea of
 -- "expired" share one clock whatever the hosts' clocks say.
 --
