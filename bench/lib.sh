@@ -19,6 +19,9 @@ log() { echo "bench: $*" >&2; }
 now() { date +%s.%N; }
 # elapsed START END: END - START in seconds, 3 decimals
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+# is_running PID: whether PID is alive (a child that died stays a zombie
+# until waited for, and `kill -0` still reaches it).
+is_running() { [[ -e /proc/$1/stat ]] && [[ $(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null) != Z ]]; }
 # min A B: the smaller of two decimal numbers
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b) ? a : b }'; }
 
@@ -124,10 +127,22 @@ warmer_timed_batch() {
   start=$(now)
   batch_id=$("$warmer" enqueue --queue "$worker_queue" "$@" "$urls")
   timeout "$WATCH_TIMEOUT" \
-    "$warmer" watch --queue "$worker_queue" --batch "$batch_id" --json >"$batch_events" || watch_status=$?
+    "$warmer" watch --queue "$worker_queue" --batch "$batch_id" --json >"$batch_events" &
+  local watch_pid=$!
+  # A worker that dies (a crash) never finishes the batch: stop watching at
+  # once rather than wait out BENCH_TIMEOUT.
+  (while is_running "$worker_pid"; do sleep 1; done; kill "$watch_pid" 2>/dev/null) &
+  local watchdog_pid=$!
+  wait "$watch_pid" || watch_status=$?
   end=$(now)
+  kill "$watchdog_pid" 2>/dev/null || true
+  wait "$watchdog_pid" 2>/dev/null || true
 
-  if ((watch_status == 124)); then
+  if ! is_running "$worker_pid"; then
+    log "warmer run $worker_name: the worker died during batch $batch_id; its log ends:"
+    tail -n 30 "$WORK/worker-$worker_name.log" >&2
+    exit 1
+  elif ((watch_status == 124)); then
     log "warmer run $worker_name: batch $batch_id not finished after ${WATCH_TIMEOUT}s; see $WORK/worker-$worker_name.log"
     "$warmer" status --queue "$worker_queue" "$batch_id" >&2 || true
     exit 1
