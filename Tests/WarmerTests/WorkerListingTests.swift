@@ -68,11 +68,12 @@ struct WorkerListingTests {
     }
 
     @Test func aBusyWorkersRecordNamesItsRunningJobs() async throws {
-        // Given one worker with two slots and two slow downloads (about 3 s each)
+        // Given one worker with two slots and two slow downloads (about 7 s
+        // each: several beats land while both run, even on a loaded machine)
         let queue = try QueueProbe()
         let cache = try TestEnvironment.temporaryDirectory("cache")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let images = try await Origin.makeImages("busy", count: 2, width: 700, height: 700, slow: true)
+        let images = try await Origin.makeImages("busy", count: 2, width: 1000, height: 1000, slow: true)
         try await withWorkers(1, queue: queue, cacheDirectory: cache, concurrency: 2,
                               arguments: ["--lease-duration", String(lease)]) { _ in
             let batch = try await queue.enqueue(images.map(\.url))
