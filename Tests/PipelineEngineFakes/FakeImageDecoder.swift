@@ -8,7 +8,9 @@ import PipelineEngine
 public final class FakeImageDecoder: ImageDecoding {
     /// One logged decode: how many bytes, and the thumbnail asked for.
     public struct Call: Sendable {
+        /// The size of the data decoded.
         public let byteCount: Int
+        /// The thumbnail asked for, if any.
         public let thumbnail: ThumbnailOptions?
     }
 
@@ -25,6 +27,7 @@ public final class FakeImageDecoder: ImageDecoding {
                                          shouldStop: { false })
     }
 
+    /// See `ImageDecoding`.
     public func decode(
         _ data: Data, thumbnail: ThumbnailOptions?, limits: ImageLimits, budget: MemoryBudget?, shouldStop: () -> Bool
     ) throws(ImageProcessingError) -> DecodedImage {

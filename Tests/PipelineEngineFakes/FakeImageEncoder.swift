@@ -11,6 +11,7 @@ public final class FakeImageEncoder: ImageEncoding {
     /// An encoder.
     public init() {}
 
+    /// See `ImageEncoding`.
     public func encode(_ image: DecodedImage, as encoding: OutputEncoding) throws(ImageProcessingError) -> Data {
         encodes.record(encoding.identifier)
         return Data("fake-\(encoding.identifier)".utf8)

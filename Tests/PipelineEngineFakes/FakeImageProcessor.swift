@@ -18,6 +18,7 @@ public final class FakeImageProcessor: ImageProcessing {
         steps.calls.filter { $0 == processor.identifier }.count
     }
 
+    /// See `ImageProcessing`.
     public func process(
         _ image: DecodedImage, with processor: ImageProcessor, limits: ProcessingLimits, budget: MemoryBudget?
     ) throws(ImageProcessingError) -> DecodedImage {

@@ -24,23 +24,31 @@ public final class InMemoryDataCache: DataCaching {
     /// The keys that hold data.
     public var keys: Set<String> { state.withLock { Set($0.data.keys) } }
 
+    /// See `DataCaching`.
     public func url(for key: String) -> URL {
         let filename = DataCache.filename(for: key)
         state.withLock { $0.keysByFilename[filename] = key }
         return URL(fileURLWithPath: "/in-memory/" + filename)
     }
 
+    /// See `DataCaching`.
     public func cachedData(for key: String) -> Data? { state.withLock { $0.data[key] } }
+    /// See `DataCaching`.
     public func containsData(for key: String) -> Bool { cachedData(for: key) != nil }
+    /// See `DataCaching`.
     public func sizeOfData(for key: String) -> Int? { cachedData(for: key)?.count }
+    /// See `DataCaching`.
     public func metadata(for key: String) -> Data? { state.withLock { $0.metadata[key] } }
 
+    /// See `DataCaching`.
     public func contents(ofFileAt url: URL) -> Data? {
         state.withLock { state in state.keysByFilename[url.lastPathComponent].flatMap { state.data[$0] } }
     }
 
+    /// See `DataCaching`.
     public func size(ofFileAt url: URL) -> Int? { contents(ofFileAt: url)?.count }
 
+    /// See `DataCaching`.
     public func storeData(_ data: Data, for key: String, metadata: Data?) {
         state.withLock { state in
             state.data[key] = data
@@ -50,13 +58,16 @@ public final class InMemoryDataCache: DataCaching {
         writes.record(key)
     }
 
+    /// See `DataCaching`.
     public func write(_ data: Data, for key: String, metadata: Data?) async throws -> URL {
         storeData(data, for: key, metadata: metadata)
         return url(for: key)
     }
 
+    /// See `DataCaching`.
     public func storeMetadata(_ metadata: Data, for key: String) { state.withLock { $0.metadata[key] = metadata } }
 
+    /// See `DataCaching`.
     public func removeData(for key: String) {
         state.withLock { state in
             state.data[key] = nil
@@ -65,8 +76,12 @@ public final class InMemoryDataCache: DataCaching {
         }
     }
 
+    /// See `DataCaching`.
     public func removeAll() { state.withLock { $0 = State() } }
+    /// See `DataCaching`.
     public func partialData(for key: String) -> Data? { state.withLock { $0.partial[key] } }
+    /// See `DataCaching`.
     public func writePartialData(_ data: Data, for key: String) async throws { state.withLock { $0.partial[key] = data } }
+    /// See `DataCaching`.
     public func removePartialData(for key: String) { state.withLock { $0.partial[key] = nil } }
 }
