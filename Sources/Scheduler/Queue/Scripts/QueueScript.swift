@@ -18,6 +18,10 @@ struct QueueScript: Sendable {
     /// The assembled script.
     let script: RedisScript
 
+    /// The two `fatalError`s below stop on a mistake in a `.lua` file compiled
+    /// into the binary (a `@keys` or `@include` name that does not exist), never
+    /// on anything a job, document or Redis sends: the files are fixed at build
+    /// time, and QueueScriptFileTests assembles every one of them.
     init(_ file: LuaFile) {
         name = file.name
         keys = file.keys.map { name in
