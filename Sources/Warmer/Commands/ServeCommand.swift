@@ -56,7 +56,9 @@ struct ServeCommand: AsyncParsableCommand, ConfiguredCommand {
         }
         let app = WarmerServer(
             settings: server, queues: queues,
-            probeClient: RedisClient(url: try settings.redisURL(), name: "redis-probe", timeout: .seconds(2)), logger: logger
+            probeClient: RedisClient(url: try settings.redisURL(), name: "redis-probe", timeout: .seconds(2)),
+            tails: StreamTails(keepAlive: server.keepAlive, logger: logger) { try settings.makeBlockingClient(name: "redis-events") },
+            logger: logger
         ).application { channel in
             logger.info("serving", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
         }

@@ -46,8 +46,8 @@ extension Settings {
 
     static let eventKeepAlive = Setting<Int>(
         "event-keep-alive", kind: .wholeNumber, default: 15, example: "15", valueName: "seconds", commands: [.serve],
-        help: "Seconds between keep-alive comments on an idle Server-Sent Event stream.",
-        convert: SettingConversion.wholeNumber(1...300))
+        help: "Seconds between keep-alive comments on an idle Server-Sent Event stream, 1 to 25.",
+        convert: SettingConversion.wholeNumber(1...25))
 
     static let warmConcurrency = Setting<Int>(
         "warm-concurrency", kind: .wholeNumber, default: 4, example: "4", valueName: "n", commands: [.serve],

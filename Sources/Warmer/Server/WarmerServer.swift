@@ -15,6 +15,8 @@ struct WarmerServer {
     let settings: ServerSettings
     let queues: QueueDirectory
     let probeClient: RedisClient
+    /// The shared readers of the event streams.
+    let tails: StreamTails
     let logger: Logger
 
     /// The router: every route, and the middlewares in the order they run.
@@ -31,6 +33,7 @@ struct WarmerServer {
         BatchRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         JobRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         DeadLetterRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
+        EventRoutes(queues: queues, tails: tails, permits: EventStreamPermits(limit: settings.maxEventStreams)).add(to: router)
         return router
     }
 
