@@ -56,7 +56,8 @@ struct ServeCommand: AsyncParsableCommand, ConfiguredCommand {
         }
         let app = WarmerServer(
             settings: server, queues: queues,
-            probeClient: RedisClient(url: try settings.redisURL(), name: "redis-probe", timeout: .seconds(2)), logger: logger
+            probeClient: RedisClient(url: try settings.redisURL(), name: "redis-probe", timeout: .seconds(2)),
+            cache: try CacheRoutes(settings: settings), logger: logger
         ).application { channel in
             logger.info("serving", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
         }

@@ -15,6 +15,8 @@ struct WarmerServer {
     let settings: ServerSettings
     let queues: QueueDirectory
     let probeClient: RedisClient
+    /// `GET /v1/cache`, over the cache folder and its warming pipeline.
+    let cache: CacheRoutes
     let logger: Logger
 
     /// The router: every route, and the middlewares in the order they run.
@@ -31,6 +33,7 @@ struct WarmerServer {
         BatchRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         JobRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         DeadLetterRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
+        cache.add(to: router)
         return router
     }
 
