@@ -18,6 +18,10 @@ struct CacheRoutes: Sendable {
         router.get("v1/cache") { request, _ in
             try await answer(request)
         }
+        // (The router makes no HEAD route from a GET one by itself.)
+        router.head("v1/cache") { request, _ in
+            try await answer(request)
+        }
     }
 
     /// The answer to one request.
