@@ -137,6 +137,11 @@ struct CacheEndpointTests {
         #expect(logged)
         try await Task.sleep(for: .milliseconds(300))
         #expect(try Origin.requestCount(path: image.path, slow: true) == 1)
+
+        // An origin's failure is a 502 problem with the pipeline's code
+        let missing = try await server.get(ServeProcess.cachePath(try Origin.missingURL(), warm: true))
+        #expect(missing.status == 502, "\(missing)")
+        #expect(missing.json["code"] as? String == "http_404", "\(missing)")
     }
 
     @Test func warmingARefusedAddressIsAForbiddenProblemWithoutARequest() async throws {
