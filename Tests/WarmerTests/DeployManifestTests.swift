@@ -53,6 +53,9 @@ import TestSupport
         let table = (try? String(contentsOf: DeployFiles.settingsTable, encoding: .utf8)) ?? ""
         let names = try DeployFiles.environmentNames()
         #expect(names.keys.contains("WARMER_REDIS_URL"), "\(names)")
+        // The server's files are read too (their tokens are settings only `serve --help` names)
+        #expect(names["WARMER_READ_TOKENS"]?.isSuperset(of: ["kubernetes/serve.yaml", "compose.yaml", "systemd/warmer-serve.env"]) == true,
+                "\(names["WARMER_READ_TOKENS"] ?? [])")
         for (name, files) in names.sorted(by: { $0.key < $1.key }) {
             #expect(help.contains(name) || table.contains("`\(name)`"),
                     "\(name) (in \(files.sorted())) is neither in `warmer worker --help`, `warmer serve --help` nor in docs/configuration.md's table")
