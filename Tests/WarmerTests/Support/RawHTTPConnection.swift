@@ -48,17 +48,42 @@ final class RawHTTPConnection: Sendable {
         return true
     }
 
-    /// Everything the server sends until it closes the connection, or
-    /// until the read timeout (an answer kept alive ends that way).
-    func receiveAll() -> String {
+    /// Whether the server has sent something not read yet (without waiting).
+    var hasAnswer: Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) > 0
+    }
+
+    /// Sends `chunk` `count` times, stopping as soon as the server answers
+    /// (or closes): a server refusing a body answers before it has all of it.
+    func sendUntilAnswered(_ chunk: String, count: Int) {
+        for _ in 0..<count {
+            guard !hasAnswer, send(chunk) else { return }
+        }
+    }
+
+    /// The first response: up to the end of its `Content-Length` body, or
+    /// everything until the server closes the connection or the read
+    /// timeout passes. Empty when the server closed without answering.
+    func receiveResponse() -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
+        while !Self.isComplete(received) {
             let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
             guard count > 0 else { break }
             received += buffer[0..<count]
         }
         return String(decoding: received, as: UTF8.self)
+    }
+
+    /// Whether `bytes` hold a whole response with a `Content-Length`.
+    private static func isComplete(_ bytes: [UInt8]) -> Bool {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard let end = text.range(of: "\r\n\r\n") else { return false }
+        let head = text[..<end.lowerBound].lowercased()
+        guard let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }),
+              let length = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) else { return false }
+        return text.utf8.count - text[..<end.upperBound].utf8.count >= length
     }
 
     /// The status code of the first response in `text`, if any.
