@@ -17,6 +17,8 @@ Prints one line per non-conforming response and exits 1 if there is any,
 """
 import json
 import sys
+
+import yaml
 from urllib.parse import urlsplit, parse_qs
 
 from openapi_core import Config, OpenAPI
@@ -31,7 +33,10 @@ def main() -> int:
         return 2
     spec_path, exchanges_path = sys.argv[1], sys.argv[2]
     # Problems are JSON too: openapi-core knows only application/json by itself.
-    config = Config(extra_media_type_deserializers={"application/problem+json": json.loads})
+    config = Config(extra_media_type_deserializers={
+        "application/problem+json": json.loads,
+        "application/yaml": yaml.safe_load,
+    })
     api = OpenAPI.from_file_path(spec_path, config=config)
     failures = 0
     checked = 0
