@@ -137,6 +137,7 @@ func withServe<Result>(
     }
     let complaints = try await serve.checkRecordedExchanges()
     #expect(complaints.isEmpty, "responses off the contract:\n\(complaints)", sourceLocation: sourceLocation)
+    try? FileManager.default.removeItem(at: serve.exchanges.deletingLastPathComponent())
     let stopped = await serve.stop()
     #expect(stopped?.exited == true && stopped?.status == 0, "serve stopped badly: \(stopped.map { "\($0)" } ?? "killed")",
             sourceLocation: sourceLocation)
