@@ -32,7 +32,10 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 report=$(mktemp -d "${TMPDIR:-/tmp}/api-fuzz.XXXXXX")
 trap 'rm -rf "$report"' EXIT
 
-exec python3 -m schemathesis.cli run "$root/docs/openapi.yaml" \
+# From the report folder: schemathesis keeps a cache (.schemathesis/) in its working directory.
+cd "$report"
+status=0
+python3 -m schemathesis.cli run "$root/docs/openapi.yaml" \
   --url "$base_url" \
   --header "Authorization: Bearer $token" \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
@@ -45,4 +48,5 @@ exec python3 -m schemathesis.cli run "$root/docs/openapi.yaml" \
   --suppress-health-check all \
   --output-sanitize true \
   --report-dir "$report" \
-  --no-color
+  --no-color || status=$?
+exit "$status"
