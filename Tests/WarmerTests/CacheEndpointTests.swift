@@ -17,9 +17,9 @@ struct CacheEndpointTests {
         let expected = try await cacheGet(image.url, cache: cache, folder: folder)
         #expect(expected == (try image.contents()))
 
-        let server = try await ServeProcess(cacheDirectory: cache)
+        let server = try await CacheServeProcess(cacheDirectory: cache)
         defer { Task { await server.stop() } }
-        let path = ServeProcess.cachePath(image.url)
+        let path = CacheServeProcess.cachePath(image.url)
 
         // When it is asked for, then it answers the very bytes with its headers
         let whole = try await server.get(path)
@@ -64,7 +64,7 @@ struct CacheEndpointTests {
         #expect(head["Content-Length"] == String(size) && head["ETag"] == etag, "\(head)")
 
         // Another server over the same folder gives the same tag (a digest of the bytes)
-        let replica = try await ServeProcess(cacheDirectory: cache)
+        let replica = try await CacheServeProcess(cacheDirectory: cache)
         defer { Task { await replica.stop() } }
         let again = try await replica.get(path)
         #expect(again.status == 200 && again["ETag"] == etag, "\(again)")
@@ -80,30 +80,30 @@ struct CacheEndpointTests {
         try await warm([image.url], into: cache, folder: folder, processing: png)
         let expected = try await cacheGet(image.url, cache: cache, folder: folder, processing: png)
 
-        let server = try await ServeProcess(cacheDirectory: cache)
+        let server = try await CacheServeProcess(cacheDirectory: cache)
         defer { Task { await server.stop() } }
 
         // When the variant is asked for, then its bytes are `warmer cache get`'s, as PNG
-        let variant = try await server.get(ServeProcess.cachePath(image.url, processing: png))
+        let variant = try await server.get(CacheServeProcess.cachePath(image.url, processing: png))
         #expect(variant.status == 200, "\(variant)")
         #expect(variant.body == expected)
         #expect(variant["Content-Type"] == "image/png", "\(variant)")
 
         // The original data was never stored (only the variant): a 404 problem
-        let original = try await server.get(ServeProcess.cachePath(image.url))
+        let original = try await server.get(CacheServeProcess.cachePath(image.url))
         #expect(original.status == 404, "\(original)")
         #expect(original["Content-Type"] == "application/problem+json", "\(original)")
         #expect(original.json["code"] as? String == "not_cached", "\(original)")
 
         // A spec that does not parse, or a URL that is not http(s), is a 400
-        let badSpec = try await server.get(ServeProcess.cachePath(image.url, processing: "thumbnail=huge"))
+        let badSpec = try await server.get(CacheServeProcess.cachePath(image.url, processing: "thumbnail=huge"))
         #expect(badSpec.status == 400 && badSpec.json["code"] as? String == "bad_request", "\(badSpec)")
-        let badURL = try await server.get("/v1/cache?url=" + ServeProcess.encode("file:///etc/passwd"))
+        let badURL = try await server.get("/v1/cache?url=" + CacheServeProcess.encode("file:///etc/passwd"))
         #expect(badURL.status == 400, "\(badURL)")
 
         // warm=1 makes a WebP variant here; `warmer cache get` then finds the same bytes
         let webp = "thumbnail=48&format=webp"
-        let warmed = try await server.get(ServeProcess.cachePath(image.url, processing: webp, warm: true))
+        let warmed = try await server.get(CacheServeProcess.cachePath(image.url, processing: webp, warm: true))
         #expect(warmed.status == 200, "\(warmed)")
         #expect(warmed["Content-Type"] == "image/webp", "\(warmed)")
         var stored: Data?
@@ -117,12 +117,12 @@ struct CacheEndpointTests {
         let folder = try TestEnvironment.temporaryDirectory("serve-warm")
         defer { try? FileManager.default.removeItem(at: folder) }
         let cache = folder.appendingPathComponent("cache", isDirectory: true)
-        let server = try await ServeProcess(cacheDirectory: cache, arguments: ["--warm-concurrency", "2"])
+        let server = try await CacheServeProcess(cacheDirectory: cache, arguments: ["--warm-concurrency", "2"])
         defer { Task { await server.stop() } }
-        let path = ServeProcess.cachePath(image.url, warm: true)
+        let path = CacheServeProcess.cachePath(image.url, warm: true)
 
         // When ten callers ask for it with warm=1 at once
-        let answers = try await withThrowingTaskGroup(of: ServeProcess.Answer.self) { group in
+        let answers = try await withThrowingTaskGroup(of: CacheServeProcess.Answer.self) { group in
             for _ in 0..<10 { group.addTask { try await server.get(path) } }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -139,7 +139,7 @@ struct CacheEndpointTests {
         #expect(try Origin.requestCount(path: image.path, slow: true) == 1)
 
         // An origin's failure is a 502 problem with the pipeline's code
-        let missing = try await server.get(ServeProcess.cachePath(try Origin.missingURL(), warm: true))
+        let missing = try await server.get(CacheServeProcess.cachePath(try Origin.missingURL(), warm: true))
         #expect(missing.status == 502, "\(missing)")
         #expect(missing.json["code"] as? String == "http_404", "\(missing)")
     }
@@ -149,13 +149,13 @@ struct CacheEndpointTests {
         let image = try await Origin.makeImages("serve-refused", count: 1)[0]
         let folder = try TestEnvironment.temporaryDirectory("serve-refused")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await ServeProcess(
+        let server = try await CacheServeProcess(
             cacheDirectory: folder.appendingPathComponent("cache", isDirectory: true),
             environment: ["WARMER_ALLOW_HOSTS": "", "WARMER_ALLOW_NETWORKS": ""])
         defer { Task { await server.stop() } }
 
         // When a miss on the origin is asked for with warm=1
-        let refused = try await server.get(ServeProcess.cachePath(image.url, warm: true))
+        let refused = try await server.get(CacheServeProcess.cachePath(image.url, warm: true))
 
         // Then it is a 403 problem with the pipeline's code, and nginx saw nothing
         #expect(refused.status == 403, "\(refused)")
