@@ -14,9 +14,7 @@ struct ServeContractTests {
     /// this list and the comparison below covers it.
     static let pending: Set<String> = [
         "GET /v1/queues/{queue}/throughput", "GET /v1/queues/{queue}/batches",
-        "GET /v1/queues/{queue}/batches/{batch}/failures", "GET /v1/queues/{queue}/batches/{batch}/events",
-        "GET /v1/queues/{queue}/events", "GET /v1/queues/{queue}/summary", "GET /v1/queues/{queue}/jobs/{job}",
-        "GET /v1/cache",
+        "GET /v1/queues/{queue}/batches/{batch}/failures", "GET /v1/queues/{queue}/summary", "GET /v1/queues/{queue}/jobs/{job}",
     ]
 
     /// `METHOD /path` of every operation in docs/openapi.yaml.
@@ -58,10 +56,10 @@ struct ServeContractTests {
             let run = try await runProcess("/usr/bin/env", ["bash", script.path, "http://127.0.0.1:\(serve.port)", "-", "20"],
                                            environment: ["WARMER_API_TOKEN": ServeProcess.adminToken])
             #expect(run.status == 0, "schemathesis failed (\(run.status)):\n\(run.output.suffix(8000))\n\(run.error.suffix(2000))")
-            // Every operation but the three event streams was called.
+            // Every operation but the three event streams and GET/HEAD /v1/cache (scripts/api-fuzz.sh says why) was called.
             let selected = try #require(run.output.firstMatch(of: /Selected: (\d+)\/(\d+)/), "\(run.output.suffix(2000))")
             let tested = try #require(run.output.firstMatch(of: /Tested: (\d+)/), "\(run.output.suffix(2000))")
-            #expect(Int(selected.output.1) == Int(selected.output.2).map { $0 - 3 } && tested.output.1 == selected.output.1,
+            #expect(Int(selected.output.1) == Int(selected.output.2).map { $0 - 5 } && tested.output.1 == selected.output.1,
                     "\(run.output.suffix(2000))")
             // Not one 5xx in the server's own log either.
             #expect(!serve.log.contains("request failed"), "\(serve.log.suffix(3000))")
