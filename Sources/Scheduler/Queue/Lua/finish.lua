@@ -26,6 +26,8 @@
 -- (`completed`, `failed`, `deadLettered`, `cancelled`, with `source`,
 -- `bytes`, `error`, `message` when given) in each of its batches, then
 -- `batchCompleted` for a batch this finishes; then those of claim.lua.
+-- A job's end also counts in the queue's throughput (`metrics`) and, failed
+-- or dead, in its batches' failure lists (finalize in queue.lua).
 local id, token, state, worker, source, bytes, code, message, delay, claimNext = unpack(ARGV, FIRST, FIRST + 9)
 message = masked(message)
 delay, claimNext = tonumber(delay), tonumber(claimNext)
