@@ -2,118 +2,147 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Testing
 import TestSupport
 
-/// A `warmer serve` process on a free loopback port, in front of a test's
-/// queue's Redis, with no tokens (so it answers on loopback without any).
+/// A `warmer serve` process for one test on a free loopback port, and the
+/// requests a test makes to it. Every request made through `request` is
+/// recorded (a JSON line per exchange) so that `checkRecordedExchanges()`
+/// can validate each response against docs/openapi.yaml with openapi-core
+/// (scripts/openapi-check.py).
 final class ServeProcess: Sendable {
+    /// The test's admin and read tokens (16+ visible characters).
+    static let adminToken = "adm1n-t0ken-for-serve-tests"
+    static let readToken = "r3ad-t0ken-for-serve-tests"
+
     let process: CollectedProcess
     let port: Int
+    /// The exchanges recorded so far, one JSON object a line.
+    let exchanges: URL
 
-    private init(process: CollectedProcess, port: Int) {
-        self.process = process
-        self.port = port
-    }
+    /// An answer: status, headers (names lowercased) and body.
+    struct Answer: Sendable, CustomStringConvertible {
+        let status: Int
+        let headers: [String: String]
+        let body: String
+        var description: String { "\(status) \(headers["content-type"] ?? "-") \(body)" }
 
-    /// Starts `warmer serve` with more `arguments` (`--event-keep-alive 1`…)
-    /// and waits until `/healthz` answers. A port taken between choosing it
-    /// and the server binding it is retried on another.
-    static func start(queue: QueueProbe, arguments: [String] = []) async throws -> ServeProcess {
-        var failures: [String] = []
-        for _ in 0..<3 {
-            let listener = try LoopbackListener()
-            let port = listener.port
-            listener.close()
-            let process = try CollectedProcess(["serve"] + queue.redisArguments + ["--http-port", String(port)] + arguments)
-            let probe = HTTPProbe(port: port)
-            let answering = await eventually {
-                guard process.isRunning else { return true }
-                return await probe.get("/healthz")?.status == 200
-            }
-            if answering, process.isRunning { return ServeProcess(process: process, port: port) }
-            process.send(SIGKILL)
-            _ = await process.waitForExit(timeout: .seconds(5))
-            failures.append(process.standardErrorSoFar)
+        /// The body as a JSON object.
+        var json: [String: Any] {
+            (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
         }
-        throw HarnessError("warmer serve did not start:\n\(failures.joined(separator: "\n---\n"))")
+
+        /// The problem's `code`, for a problem answer.
+        var code: String? { json["code"] as? String }
     }
 
-    var processIdentifier: Int32 { process.processIdentifier }
+    /// Starts `warmer serve` on `queue`'s Redis with the test's tokens
+    /// (unless `tokens` is false) and waits until it answers.
+    init(queue: QueueProbe, tokens: Bool = true, arguments: [String] = []) async throws {
+        port = try freeLoopbackPort()
+        let environment = tokens ? ["WARMER_ADMIN_TOKENS": Self.adminToken, "WARMER_READ_TOKENS": Self.readToken] : [:]
+        process = try CollectedProcess(
+            ["serve", "--redis", queue.redisURL, "--queue", queue.name, "--http-port", String(port), "--log-level", "debug"]
+                + arguments, environment: environment)
+        exchanges = try TestEnvironment.temporaryDirectory("serve").appendingPathComponent("exchanges.jsonl")
+        _ = FileManager.default.createFile(atPath: exchanges.path, contents: nil)
+        let answering = await eventually { await ping() || !process.isRunning }
+        guard answering, process.isRunning else {
+            throw HarnessError("warmer serve did not answer on 127.0.0.1:\(port):\n\(process.standardErrorSoFar)")
+        }
+    }
 
-    /// Its log so far.
+    private func ping() async -> Bool {
+        var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/healthz")!)
+        request.timeoutInterval = 2
+        return (try? await URLSession.shared.data(for: request)) != nil
+    }
+
+    /// The server's log (standard error) so far.
     var log: String { process.standardErrorSoFar }
 
-    /// SIGTERM, then SIGKILL if it has not exited within 10 s.
-    func stop() async {
-        process.send(SIGTERM)
-        if await process.waitForExit(timeout: .seconds(10)) == nil {
-            process.send(SIGKILL)
-            _ = await process.waitForExit(timeout: .seconds(5))
-        }
-    }
-
-    /// `POST path` with a JSON body; the status and the body as JSON.
-    func post(_ path: String, json: [String: Any]) async throws -> (status: Int, body: [String: Any]) {
+    /// `METHOD path` with `token` as bearer (none when nil) and a JSON
+    /// `body`; recorded for the contract check unless `record` is false.
+    func request(
+        _ method: String, _ path: String, token: String? = ServeProcess.adminToken, body: String? = nil,
+        headers: [String: String] = [:], record: Bool = true
+    ) async throws -> Answer {
         var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)\(path)")!)
-        request.httpMethod = "POST"
+        request.httpMethod = method
         request.timeoutInterval = 30
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.httpBody = try JSONSerialization.data(withJSONObject: json)
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let body {
+            request.httpBody = Data(body.utf8)
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        return (status, (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:])
-    }
-
-    /// `POST /v1/queues/{queue}/batches` of `urls` as an intake document; the new batch's id.
-    func postBatch(_ urls: [URL], queue: QueueProbe) async throws -> String {
-        let answer = try await post("/v1/queues/\(queue.name)/batches", json: ["v": 1, "urls": urls.map(\.absoluteString)])
-        guard answer.status == 201, let batch = answer.body["batch"] as? String else {
-            throw HarnessError("POST of a batch answered \(answer.status): \(answer.body)")
+        guard let http = response as? HTTPURLResponse else { throw HarnessError("not an HTTP answer") }
+        var fields: [String: String] = [:]
+        for (name, value) in http.allHeaderFields {
+            if let name = name as? String, let value = value as? String { fields[name.lowercased()] = value }
         }
-        return batch
+        let answer = Answer(status: http.statusCode, headers: fields, body: String(decoding: data, as: UTF8.self))
+        if record { try recordExchange(method: method, path: path, body: body, answer: answer) }
+        return answer
     }
 
-    /// A Server-Sent Events request to this server.
-    func events(_ path: String, lastEventID: String? = nil) throws -> EventStreamClient {
-        try EventStreamClient(port: port, path: path, headers: lastEventID.map { ["Last-Event-ID": $0] } ?? [:])
+    private func recordExchange(method: String, path: String, body: String?, answer: Answer) throws {
+        let line: [String: Any] = [
+            "method": method, "path": path, "requestBody": body ?? NSNull(), "status": answer.status,
+            "headers": answer.headers, "body": answer.body,
+        ]
+        var data = try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys])
+        data.append(0x0A)
+        let handle = try FileHandle(forWritingTo: exchanges)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: data)
     }
 
-    /// The local ports of this process's TCP connections (from /proc), to
-    /// find its connections in Redis' `CLIENT LIST` (whose `addr` is the
-    /// client's end).
-    func connectionPorts() async throws -> Set<Int> {
-        let fds = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(processIdentifier)/fd")
-        let inodes = Set(fds.compactMap { fd -> String? in
-            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(processIdentifier)/fd/\(fd)"),
-                  target.hasPrefix("socket:[") else { return nil }
-            return String(target.dropFirst("socket:[".count).dropLast())
-        })
-        var ports = Set<Int>()
-        // Read with cat: /proc files report a size of 0, which Foundation's file reading trusts.
-        let tables = try await runProcess("/bin/cat", ["/proc/net/tcp", "/proc/net/tcp6"])
-        for line in tables.output.split(separator: "\n") {
-            let columns = line.split(separator: " ")
-            guard columns.count > 9, inodes.contains(String(columns[9])),
-                  let port = columns[1].split(separator: ":").last.flatMap({ Int($0, radix: 16) }) else { continue }
-            ports.insert(port)
-        }
-        return ports
+    /// Validates every recorded response against docs/openapi.yaml
+    /// (scripts/openapi-check.py); returns its complaints, empty when all conform.
+    func checkRecordedExchanges() async throws -> String {
+        let script = TestEnvironment.repositoryRoot.appendingPathComponent("scripts/openapi-check.py")
+        let spec = TestEnvironment.repositoryRoot.appendingPathComponent("docs/openapi.yaml")
+        let checked = try await runProcess("/usr/bin/env", ["python3", script.path, spec.path, exchanges.path])
+        return checked.status == 0 ? "" : checked.output + checked.error
+    }
+
+    /// SIGTERM and the exit; SIGKILL after 10 s.
+    @discardableResult
+    func stop() async -> CommandResult? {
+        process.send(SIGTERM)
+        if let result = await process.waitForExit(timeout: .seconds(10)) { return result }
+        process.send(SIGKILL)
+        _ = await process.waitForExit(timeout: .seconds(5))
+        return nil
     }
 }
 
-/// Starts `warmer serve` for `queue`, runs `body`, and stops it however `body` ends.
+/// Starts `warmer serve` for `queue`, runs `body`, then checks every
+/// recorded exchange against the contract, that the server's log never
+/// shows a token, and that it stops with status 0 on SIGTERM.
 func withServe<Result>(
-    queue: QueueProbe, arguments: [String] = [], _ body: (ServeProcess) async throws -> Result
+    queue: QueueProbe, arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation,
+    _ body: (ServeProcess) async throws -> Result
 ) async throws -> Result {
-    let serve = try await ServeProcess.start(queue: queue, arguments: arguments)
+    let serve = try await ServeProcess(queue: queue, arguments: arguments)
+    let result: Result
     do {
-        let result = try await body(serve)
-        await serve.stop()
-        return result
+        result = try await body(serve)
     } catch {
-        let log = serve.log.split(separator: "\n", omittingEmptySubsequences: false).suffix(40).joined(separator: "\n")
         await serve.stop()
-        guard error is HarnessError else { throw error }
-        throw HarnessError("\(error)\n--- warmer serve log (last 40 lines) ---\n\(log)")
+        throw HarnessError("\(error)\n--- serve log ---\n\(serve.log.split(separator: "\n").suffix(40).joined(separator: "\n"))")
     }
+    let complaints = try await serve.checkRecordedExchanges()
+    #expect(complaints.isEmpty, "responses off the contract:\n\(complaints)", sourceLocation: sourceLocation)
+    try? FileManager.default.removeItem(at: serve.exchanges.deletingLastPathComponent())
+    let stopped = await serve.stop()
+    #expect(stopped?.exited == true && stopped?.status == 0, "serve stopped badly: \(stopped.map { "\($0)" } ?? "killed")",
+            sourceLocation: sourceLocation)
+    let log = serve.log
+    #expect(!log.contains(ServeProcess.adminToken) && !log.contains(ServeProcess.readToken),
+            "a token appears in the server's log", sourceLocation: sourceLocation)
+    return result
 }
