@@ -8,6 +8,7 @@
 #   BENCH_SERVE_JOBS=10000                (disk-hit jobs in part b's batch)
 #   BENCH_SERVE_WATCHERS=200              (part b's concurrent watchers)
 #   BENCH_SERVE_SECONDS=10                (part c: seconds of each wrk run)
+#   BENCH_SERVE_RUNS=3                    (interleaved pairs in each part)
 #
 # a. POST of a batch. `POST /v1/queues/Q/batches` of an intake document of
 #    BENCH_SERVE_URLS URLs, timed by curl (`time_total`: connection to the
@@ -46,7 +47,7 @@ JOBS=${BENCH_SERVE_JOBS:-10000}
 WATCHERS=${BENCH_SERVE_WATCHERS:-200}
 WRK_SECONDS=${BENCH_SERVE_SECONDS:-10}
 PARALLEL=64 # the worker's --concurrency (warmer_start)
-RUNS=3
+RUNS=${BENCH_SERVE_RUNS:-3}
 
 if [[ $PARTS == *c* ]] && ! command -v wrk >/dev/null 2>&1; then
   log "installing wrk (part c)"
