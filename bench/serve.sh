@@ -75,6 +75,8 @@ delete_queue() {
     until cursor == '0'" 0 "warmer:{$1}:*" >/dev/null
 }
 # process_cpu PID: seconds of CPU process PID has used.
+# redis_cpu: seconds of CPU redis-server has used (INFO cpu).
+redis_cpu() { rcli info cpu | tr -d '\r' | awk -F: '/^used_cpu_(user|sys):/ { s += $2 } END { printf "%.3f", s }'; }
 process_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f", ($14 + $15) / hz }' "/proc/$1/stat"; }
 # wait_quiet PID: until PID has used no CPU for 0.3 s (at most 10 s): the
 # worker's first cache sweep must not fall in a timed window.
@@ -94,12 +96,14 @@ SMALLEST=$(find "$CORPUS" -maxdepth 1 -name 'img-*' -type f -printf '%s %p\n' | 
 CACHE="$WORK/cache"
 SERVE_LOG="$WORK/serve.log"
 _launch_serve() {
+  echo "$BASHPID" >"$WORK/serve.pid" # exec keeps the pid
   exec "$warmer" serve --http-port "$1" --cache-dir "$CACHE" --max-event-streams 10000 >"$SERVE_LOG" 2>&1
 }
 _serve_answers() { curl -fsS -o /dev/null "http://127.0.0.1:$1/healthz" 2>/dev/null; }
 mkdir -p "$CACHE"
 _start_on_free_port "warmer serve" "$SERVE_LOG" _launch_serve _serve_answers || { log "warmer serve did not start"; exit 1; }
 SERVE_PORT=$STARTED_PORT
+SERVE_PID=$(<"$WORK/serve.pid")
 SERVE_URL="http://127.0.0.1:$SERVE_PORT"
 log "warmer serve: $SERVE_URL (log: $SERVE_LOG)"
 
@@ -175,6 +179,10 @@ if [[ $PARTS == *b* ]]; then
       done
       [[ $(<"$ready") == "$watchers" ]] || { log "part b: only $(<"$ready") of $watchers watchers got a 200"; exit 1; }
     fi
+    local serve_cpu0 watchers_cpu0=0 redis_cpu0
+    serve_cpu0=$(process_cpu "$SERVE_PID")
+    [[ -n $watchers_pid ]] && watchers_cpu0=$(process_cpu "$watchers_pid")
+    redis_cpu0=$(redis_cpu)
     "$warmer" resume --queue "$worker_queue" >/dev/null
     deadline=$((SECONDS + WATCH_TIMEOUT))
     until finished=$(rcli hget "$key" finishedAt) && [[ -n $finished ]]; do
@@ -182,6 +190,11 @@ if [[ $PARTS == *b* ]]; then
       kill -0 "$worker_pid" 2>/dev/null || { log "part b: the worker exited; see $WORK/worker-$worker_name.log"; exit 1; }
       sleep 0.1
     done
+    # CPU seconds from the resume to the batch's end: serve, the watchers, Redis.
+    run_serve_cpu=$(awk -v a="$serve_cpu0" -v b="$(process_cpu "$SERVE_PID")" 'BEGIN { printf "%.2f", b - a }')
+    run_watchers_cpu=0
+    [[ -n $watchers_pid ]] && run_watchers_cpu=$(awk -v a="$watchers_cpu0" -v b="$(process_cpu "$watchers_pid")" 'BEGIN { printf "%.2f", b - a }')
+    run_redis_cpu=$(awk -v a="$redis_cpu0" -v b="$(redis_cpu)" 'BEGIN { printf "%.2f", b - a }')
     first=$(rcli xrange "$key:events" - + COUNT 1 | head -n 1)
     local status_json value
     status_json=$("$warmer" status --queue "$worker_queue" "$batch")
@@ -216,10 +229,11 @@ EOF
   WATCH_RATIOS="" WITH_RATES="" WITHOUT_RATES=""
   for n in $(seq 1 "$RUNS"); do
     watch_run "$n" 0
-    without=$run_jobs_per_s
+    without=$run_jobs_per_s without_cpu="serve ${run_serve_cpu}s, redis ${run_redis_cpu}s"
     watch_run "$n" "$WATCHERS"
     with=$run_jobs_per_s
-    log "part b, pair $n: $without jobs/s without watchers, $with jobs/s with $WATCHERS"
+    log "part b, pair $n: $without jobs/s without watchers ($without_cpu of CPU)," \
+      "$with jobs/s with $WATCHERS (serve ${run_serve_cpu}s, watchers ${run_watchers_cpu}s, redis ${run_redis_cpu}s)"
     WITHOUT_RATES+="$without " WITH_RATES+="$with " WATCH_RATIOS+="$(ratio "$with" "$without") "
   done
   REPORT+=("$(printf 'b. %d disk-hit jobs, 1 worker: %d jobs/s without watchers, %d jobs/s with %d (medians);
