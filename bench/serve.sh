@@ -9,6 +9,8 @@
 #   BENCH_SERVE_WATCHERS=200              (part b's concurrent watchers)
 #   BENCH_SERVE_SECONDS=10                (part c: seconds of each wrk run)
 #   BENCH_SERVE_RUNS=3                    (interleaved pairs in each part)
+#   BENCH_SERVE_PIN=1                     (part b: worker and Redis on CPU 0, serve and watchers on
+#                                          CPU 1, in both runs of a pair; 0: no pinning)
 #
 # a. POST of a batch. `POST /v1/queues/Q/batches` of an intake document of
 #    BENCH_SERVE_URLS URLs, timed by curl (`time_total`: connection to the
@@ -27,7 +29,14 @@
 #    the pairs' ratios (target: within 5%). Every watcher must have received
 #    the batch's whole stream: as many events as XLEN, ids only growing,
 #    first and last ids the stream's, the same id sequence (SHA-256) as every
-#    other watcher, and batchCompleted.
+#    other watcher, and batchCompleted. With BENCH_SERVE_PIN=1 (the default
+#    on a machine of 2 CPUs or more) the worker and Redis share CPU 0 and
+#    serve and the 200 watchers CPU 1, in both runs: on 2 cores a worker at
+#    full speed and Redis take the whole machine, so unpinned every CPU
+#    second the watchers' own client (Python) or serve spends is taken from
+#    the worker; pinned, the ratio shows what the watchers cost the worker
+#    through Redis and the server, as on a deployment where serve and its
+#    clients run elsewhere. BENCH_SERVE_PIN=0 measures the co-located case.
 # c. Cache reads. `wrk` (installed here if missing: Debian package wrk)
 #    cycling through the corpus: `GET /v1/cache?url=…` of `warmer serve
 #    --cache-dir` holding the warmed corpus, against nginx serving the same
@@ -158,10 +167,21 @@ if [[ $PARTS == *b* ]]; then
   "$warmer" warm --cache-dir "$CACHE_B" --concurrency 32 "$JOB_URLS" >"$WORK/warm-jobs.log" 2>&1 ||
     { log "warmer warm failed; see $WORK/warm-jobs.log"; exit 1; }
 
+  # Pinning (BENCH_SERVE_PIN): the worker and Redis on CPU 0, serve and the watchers on CPU 1.
+  PIN=${BENCH_SERVE_PIN:-$(( $(nproc) >= 2 ? 1 : 0 ))}
+  WATCHER_PREFIX=()
+  if ((PIN)); then
+    taskset -a -pc 0 "$(rcli info server | tr -d '\r' | awk -F: '/^process_id:/ { print $2 }')" >/dev/null
+    taskset -a -pc 1 "$SERVE_PID" >/dev/null
+    WATCHER_PREFIX=(taskset -c 1)
+    log "part b: pinned: the worker and Redis on CPU 0, serve and the watchers on CPU 1"
+  fi
+
   # watch_run N WATCHERS: one batch through a fresh worker; sets run_jobs_per_s.
   watch_run() {
     local n=$1 watchers=$2 batch key first finished deadline watchers_pid="" ready="$WORK/ready-$n-$2" results="$WORK/watchers-$n-$2.json"
     warmer_start "watch-$n-$watchers" "$CACHE_B"
+    ((PIN)) && taskset -a -pc 0 "$worker_pid" >/dev/null
     sleep 0.5
     wait_quiet "$worker_pid"
     "$warmer" pause --queue "$worker_queue" >/dev/null
@@ -169,7 +189,7 @@ if [[ $PARTS == *b* ]]; then
     key="warmer:{$worker_queue}:batch:$batch"
     if ((watchers > 0)); then
       rm -f "$ready"
-      python3 bench/sse-watchers.py --port "$SERVE_PORT" --count "$watchers" --ready "$ready" \
+      "${WATCHER_PREFIX[@]}" python3 bench/sse-watchers.py --port "$SERVE_PORT" --count "$watchers" --ready "$ready" \
         --path "/v1/queues/$worker_queue/batches/$batch/events" >"$results" &
       watchers_pid=$!
       deadline=$((SECONDS + 60))
@@ -237,8 +257,9 @@ EOF
     WITHOUT_RATES+="$without " WITH_RATES+="$with " WATCH_RATIOS+="$(ratio "$with" "$without") "
   done
   REPORT+=("$(printf 'b. %d disk-hit jobs, 1 worker: %d jobs/s without watchers, %d jobs/s with %d (medians);
-   ratio with/without, median of %d pairs: %s (target: at least 0.95)' \
-    "$JOBS" "$(median "$WITHOUT_RATES")" "$(median "$WITH_RATES")" "$WATCHERS" "$RUNS" "$(median "$WATCH_RATIOS")")")
+   ratio with/without, median of %d pairs: %s (target: at least 0.95)%s' \
+    "$JOBS" "$(median "$WITHOUT_RATES")" "$(median "$WITH_RATES")" "$WATCHERS" "$RUNS" "$(median "$WATCH_RATIOS")" \
+    "$( ((PIN)) && echo '; pinned: worker and Redis on CPU 0, serve and watchers on CPU 1' || echo '; not pinned')")")
 fi
 
 # --- c. GET /v1/cache against nginx, with wrk ----------------------------------

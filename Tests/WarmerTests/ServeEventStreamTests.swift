@@ -243,4 +243,20 @@ struct ServeEventStreamTests {
             return ports.contains(port) && fields["cmd"] == "xread"
         }
     }
+
+    @Test func aStopSignalEndsOpenStreamsAndTheServerExitsCleanly() async throws {
+        let queue = try QueueProbe()
+        let serve = try await ServeProcess(queue: queue)
+        // Given an event stream and a summary stream open
+        let events = try serve.events("/v1/queues/\(queue.name)/events")
+        let summary = try serve.events("/v1/queues/\(queue.name)/summary")
+        #expect(try await events.status() == 200)
+        #expect(await summary.wait { $0.events.contains { $0.type == "summary" } } != nil, "\(summary.snapshot)")
+        // When the server gets SIGTERM
+        let stopped = await serve.stop()
+        // Then it exits 0 (a SIGKILL would have come after 10 s), and both responses ended
+        #expect(stopped?.exited == true && stopped?.status == 0, "\(stopped.map { "\($0)" } ?? "killed"): \(serve.log.suffix(2000))")
+        #expect(try await events.end(timeout: .seconds(5)).ended)
+        #expect(try await summary.end(timeout: .seconds(5)).ended)
+    }
 }
