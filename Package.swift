@@ -94,7 +94,10 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 // Lists a config file's keys, to refuse unknown ones (docs/configuration.md).
                 .product(name: "Yams", package: "Yams"),
-            ]
+            ],
+            // The dashboard's HTML, CSS and JavaScript, compiled into the binary as
+            // `PackageResources.<file>_<extension>`: see `DashboardAsset`.
+            resources: [.embedInCode("Server/Dashboard/Assets")]
         ),
 
         // The properties the fuzzers check, shared with the test that replays their corpus.

@@ -9,11 +9,14 @@
 #   redis              redis-py, the client a Python service would use:
 #                      scripts/integrator-check.py plays such a service
 #                      from the docs alone (IntegratorTests)
+#   selenium           drives headless Chromium (Debian's chromium and
+#                      chromium-driver, from scripts/bootstrap.sh) through the
+#                      dashboard: scripts/dashboard-check.py (DashboardBrowserTests)
 set -euo pipefail
 
 log() { echo "test-python-packages: $*" >&2; }
 
-PYTHON_PACKAGES=(prometheus_client==0.26.0 redis==5.2.1)
+PYTHON_PACKAGES=(prometheus_client==0.26.0 redis==5.2.1 selenium==4.50.0)
 missing_python=()
 for requirement in "${PYTHON_PACKAGES[@]}"; do
   module=${requirement%%==*}
