@@ -6,6 +6,7 @@ DashboardBrowserTests (docs/dashboard.md).
     dashboard-check.py SERVER_URL QUEUE ADMIN_TOKEN SCREENSHOT_DIR
         --urls FILE --batch NAME --slow-urls FILE --slow-batch NAME
         [--read-token TOKEN] [--expect-failed N]
+    dashboard-check.py --check-browser     # only: are Chromium, its driver and Selenium here?
 
 Steps, each ended by a screenshot (PNG, numbered) in SCREENSHOT_DIR:
   1. loads SERVER_URL/?queue=QUEUE, answers the token prompt with the admin
@@ -42,6 +43,7 @@ def skip(reason):
 
 
 try:
+    from selenium import __version__ as selenium_version
     from selenium import webdriver
     from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
     from selenium.webdriver.chrome.service import Service
@@ -65,12 +67,7 @@ class Check:
     # --- the browser ---------------------------------------------------------
 
     def start_browser(self):
-        chromium = self.args.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
-        driver = self.args.chromedriver or shutil.which("chromedriver")
-        if not chromium or not os.access(chromium, os.X_OK):
-            skip("chromium is not installed (apt package chromium; scripts/bootstrap.sh installs it)")
-        if not driver or not os.access(driver, os.X_OK):
-            skip("chromedriver is not installed (apt package chromium-driver; scripts/bootstrap.sh installs it)")
+        chromium, driver = browser_binaries(self.args)
         options = webdriver.ChromeOptions()
         options.binary_location = chromium
         for argument in ["--headless=new", "--window-size=1400,900", "--disable-dev-shm-usage",
@@ -221,7 +218,7 @@ class Check:
         self.click('[data-testid="confirm"]', "the confirmation modal")
         self.wait(lambda d: self.attribute('[data-testid="notice"]', "data-kind") in ("ok", "error"),
                   "the cancellation reported nothing")
-        notice = self.find('[data-testid="notice"]').text
+        notice = self.find('[data-testid="notice"] .notice-text').text
         if self.attribute('[data-testid="notice"]', "data-kind") != "ok":
             raise Failure(f"the cancellation failed: {notice}")
         self.wait(lambda d: self.find(row).get_attribute("data-status") == "cancelled",
@@ -295,6 +292,17 @@ class Check:
         return 0
 
 
+def browser_binaries(args):
+    """Chromium and chromedriver, or exits 77 (SKIPPED) naming what is missing."""
+    chromium = args.chromium or shutil.which("chromium") or shutil.which("chromium-browser")
+    driver = args.chromedriver or shutil.which("chromedriver")
+    if not chromium or not os.access(chromium, os.X_OK):
+        skip("chromium is not installed (apt package chromium; scripts/bootstrap.sh installs it)")
+    if not driver or not os.access(driver, os.X_OK):
+        skip("chromedriver is not installed (apt package chromium-driver; scripts/bootstrap.sh installs it)")
+    return chromium, driver
+
+
 def read_lines(path):
     with open(path) as file:
         lines = [line.strip() for line in file if line.strip()]
@@ -305,19 +313,28 @@ def read_lines(path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("server")
-    parser.add_argument("queue")
-    parser.add_argument("admin_token")
-    parser.add_argument("screenshots")
-    parser.add_argument("--urls", required=True)
-    parser.add_argument("--batch", required=True)
-    parser.add_argument("--slow-urls", required=True)
-    parser.add_argument("--slow-batch", required=True)
+    parser.add_argument("--check-browser", action="store_true", help="only check that the browser can be driven")
+    parser.add_argument("server", nargs="?")
+    parser.add_argument("queue", nargs="?")
+    parser.add_argument("admin_token", nargs="?")
+    parser.add_argument("screenshots", nargs="?")
+    parser.add_argument("--urls")
+    parser.add_argument("--batch")
+    parser.add_argument("--slow-urls")
+    parser.add_argument("--slow-batch")
     parser.add_argument("--read-token")
     parser.add_argument("--expect-failed", type=int, default=0)
     parser.add_argument("--chromium", help="the browser binary (default: chromium on PATH)")
     parser.add_argument("--chromedriver", help="the driver binary (default: chromedriver on PATH)")
     args = parser.parse_args()
+    if args.check_browser:
+        chromium, driver = browser_binaries(args)
+        print(f"browser: {chromium}, {driver}, selenium {selenium_version}")
+        return 0
+    missing = [name for name in ["server", "queue", "admin_token", "screenshots", "urls", "batch", "slow_urls", "slow_batch"]
+               if not getattr(args, name)]
+    if missing:
+        parser.error("missing: " + ", ".join(missing))
     try:
         return Check(args).run()
     except Failure as failure:

@@ -169,14 +169,16 @@ async function confirmedAction(title, text, label, action, describe) {
 const Notice = {
   show(text, kind) {
     const notice = $("#notice");
-    notice.replaceChildren(el("span", { class: "notice-text" }, text));
+    notice.replaceChildren(el("span", { class: "notice-text" }, text),
+                           el("button", { type: "button", class: "link notice-close", "aria-label": "Dismiss",
+                                          onclick: () => { notice.hidden = true; } }, "Dismiss"));
     notice.dataset.kind = kind || "info";
     notice.hidden = false;
   },
   error(error) {
     if (error instanceof ApiError && error.status === 403) {
       this.show("Refused: needs an admin token.", "error");
-      $("#notice").append(" ", el("button", { type: "button", class: "link", onclick: () => {
+      $("#notice .notice-close").before(" ", el("button", { type: "button", class: "link", onclick: () => {
         TokenPrompt.ask("Enter an admin token.").catch(() => {});
       } }, "Use another token"));
       return;

@@ -113,6 +113,8 @@ const App = {
       TokenPrompt.ask("Enter a read token, or an admin token to change things.").catch(() => {});
     });
     window.addEventListener("hashchange", () => this.route());
+    // Light and dark have their own chart colours: draw the view again.
+    matchMedia("(prefers-color-scheme: dark)").addEventListener("change", () => this.route());
     this.route();
     this.connect();
   },

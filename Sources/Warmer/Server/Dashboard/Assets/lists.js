@@ -91,9 +91,12 @@ const DeadView = {
         count.dataset.count = String(page.count);
         count.dataset.loaded = "true";
         empty.hidden = letters.length > 0;
+        // A reload keeps what was selected.
+        const keep = new Set(selected());
         selectAll.checked = false;
         tbody.replaceChildren(...letters.map((letter) => el("tr", { dataset: { testid: "dead-row", id: letter.id } },
-          el("td", {}, el("input", { type: "checkbox", value: letter.id, "aria-label": `Select ${letter.id}` })),
+          el("td", {}, el("input", { type: "checkbox", value: letter.id, checked: keep.has(letter.id),
+                                         "aria-label": `Select ${letter.id}` })),
           el("td", {}, letter.id), el("td", {}, letter.kind), el("td", {}, el("code", {}, letter.error || "")),
           el("td", {}, letter.message || ""), el("td", { class: "url" }, letter.url || ""),
           el("td", {}, (letter.batches || []).map((batch) => el("a", { href: `#/batch/${encodeURIComponent(batch)}` }, batch, " "))),
