@@ -107,8 +107,10 @@ class LineChart {
     context.globalAlpha = 1;
     context.textAlign = "right";
     context.textBaseline = "middle";
-    context.fillText(this.format(ceiling), left - 6, top);
-    context.fillText(this.format(ceiling / 2), left - 6, top + plotHeight / 2);
+    // Counts are whole numbers, but half of a ceiling of 5 is not.
+    const label = (value) => (this.format === Format.number && !Number.isInteger(value) ? value.toFixed(1) : this.format(value));
+    context.fillText(label(ceiling), left - 6, top);
+    context.fillText(label(ceiling / 2), left - 6, top + plotHeight / 2);
     context.fillText("0", left - 6, top + plotHeight);
     context.textBaseline = "alphabetic";
     context.textAlign = "left";

@@ -121,6 +121,8 @@ const App = {
 
   connect() {
     this.stream = new LiveStream(Api.path(`/summary?batches=50`), {
+      // Each summary is whole: a new stream starts with the last 15 minutes again.
+      resume: false,
       headers: () => Api.headers(),
       authorize: () => Api.authorize(),
       onEvent: (event) => {

@@ -68,7 +68,8 @@ class EventStreamParser {
 // "connecting", "open", "retrying", "ended", "unauthorized", "closed";
 // headers() for extra headers (the bearer token); shouldReconnect() asked
 // when the server ends the stream (default: reconnect); authorize() awaited
-// after a 401 before trying again.
+// after a 401 before trying again; resume: false to reopen from "now" rather
+// than after the last event (a stream of snapshots).
 class LiveStream {
   constructor(url, options) {
     this.url = url;
@@ -127,7 +128,7 @@ class LiveStream {
   async once() {
     this.controller = new AbortController();
     const headers = Object.assign({ Accept: "text/event-stream" }, this.options.headers ? this.options.headers() : {});
-    if (this.lastEventId) headers["Last-Event-ID"] = this.lastEventId;
+    if (this.lastEventId && this.options.resume !== false) headers["Last-Event-ID"] = this.lastEventId;
     this.status("connecting");
     let response;
     try {
