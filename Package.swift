@@ -73,6 +73,8 @@ let package = Package(
             name: "Scheduler",
             dependencies: [
                 "RedisKit", "WarmerSupport",
+                // The digest that makes a named batch's POST idempotent (JobQueue.submit).
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The Lua scripts, compiled into the binary as `PackageResources.<file>_lua`
@@ -94,10 +96,13 @@ let package = Package(
                 .product(name: "Configuration", package: "swift-configuration"),
                 // Lists a config file's keys, to refuse unknown ones (docs/configuration.md).
                 .product(name: "Yams", package: "Yams"),
+                // `serve` keeps its bearer tokens as SHA-256 digests (BearerTokens).
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
-            // The dashboard's HTML, CSS and JavaScript, compiled into the binary as
-            // `PackageResources.<file>_<extension>`: see `DashboardAsset`.
-            resources: [.embedInCode("Server/Dashboard/Assets")]
+            // `serve` answers GET /openapi.yaml with its contract, and serves the
+            // dashboard's HTML, CSS and JavaScript, all compiled in as
+            // `PackageResources.<file>_<extension>`: see `ServerRoutes`, `DashboardAsset`.
+            resources: [.embedInCode("Server/Contract"), .embedInCode("Server/Dashboard/Assets")]
         ),
 
         // The properties the fuzzers check, shared with the test that replays their corpus.

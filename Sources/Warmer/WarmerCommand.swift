@@ -12,7 +12,7 @@ struct WarmerCommand: AsyncParsableCommand {
         subcommands: [
             WorkerCommand.self, EnqueueCommand.self, WatchCommand.self, StatusCommand.self,
             CancelCommand.self, PriorityCommand.self, PauseCommand.self, ResumeCommand.self, DeadCommand.self,
-            WorkersCommand.self, WarmCommand.self, CacheCommand.self, SettingsCommand.self,
+            WorkersCommand.self, WarmCommand.self, ServeCommand.self, CacheCommand.self, SettingsCommand.self,
         ]
     )
 

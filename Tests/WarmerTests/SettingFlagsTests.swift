@@ -17,7 +17,7 @@ import TestSupport
 
     @Test(arguments: SettingCommand.allCases)
     func everySettingsFlagReachesTheResolver(command: SettingCommand) async throws {
-        for setting in Settings.used(by: command) where !setting.info.isFlagAndEnvironmentOnly {
+        for setting in Settings.used(by: command) where !setting.info.isFlagAndEnvironmentOnly && setting.info.hasFlag {
             let info = setting.info
             let flag = info.kind == .switch ? [info.flagText] : [info.flagText, info.example]
             let arguments = command.rawValue.split(separator: " ").map(String.init) + flag + (Self.requiredArguments[command] ?? [])
@@ -52,7 +52,7 @@ import TestSupport
             let flags = try #require(commands[command.rawValue], "\(command.rawValue) is not a command of warmer")
             // Then each setting the catalogue gives the command is one of its flags…
             let settings = Settings.used(by: command).map(\.info)
-            for info in settings {
+            for info in settings where info.hasFlag {
                 #expect(flags.contains(info.flag), "\(command.rawValue) has no --\(info.flag)")
             }
             // …and each of its flags is a setting, or a per-invocation flag.

@@ -88,6 +88,29 @@ public struct EventStream: Sendable {
         }
     }
 
+    /// The events of the queue (or of one batch) after stream id `after`
+    /// (`"0"`: from the first retained), at most `count`, oldest first,
+    /// without waiting: a page of the retained history.
+    public func range(batch: String? = nil, after id: String, count: Int = 1000) async throws(SchedulerError) -> [JobEvent] {
+        let key = batch.map { queue.keys.batchEvents($0) } ?? queue.keys.events
+        let reply = try await queue.send(["XRANGE", key, "(" + id, "+", "COUNT", String(max(1, count))])
+        return Self.events(in: reply.array)
+    }
+
+    /// The last event's stream id of the queue (or of one batch); `nil` when the stream is empty.
+    public func lastID(batch: String? = nil) async throws(SchedulerError) -> String? {
+        let key = batch.map { queue.keys.batchEvents($0) } ?? queue.keys.events
+        return try await queue.send(["XREVRANGE", key, "+", "-", "COUNT", "1"]).array.first?.array.first?.string
+    }
+
+    /// `[[id, [field, value, …]], …]` as events (entries of no known type left out).
+    private static func events(in entries: [RedisReply]) -> [JobEvent] {
+        entries.compactMap { entry in
+            guard entry.array.count == 2, let id = entry.array[0].string else { return nil }
+            return JobEvent(streamID: id, fields: entry.array[1].fieldDictionary)
+        }
+    }
+
     /// Reads the next events of the queue (or of one batch) after `position`,
     /// waiting up to `timeout` for some to arrive. Pass a client reserved for
     /// blocking reads. Returns an empty array on timeout.
@@ -105,9 +128,6 @@ public struct EventStream: Sendable {
         }
         // [[key, [[id, [field, value, …]], …]]]
         guard let stream = reply.array.first, stream.array.count == 2 else { return [] }
-        return stream.array[1].array.compactMap { entry in
-            guard entry.array.count == 2, let id = entry.array[0].string else { return nil }
-            return JobEvent(streamID: id, fields: entry.array[1].fieldDictionary)
-        }
+        return Self.events(in: stream.array[1].array)
     }
 }

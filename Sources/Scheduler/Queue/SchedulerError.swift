@@ -14,6 +14,10 @@ public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible 
     case emptyBatch
     /// A job time limit outside `JobQueue.timeoutRange`, or not whole seconds.
     case invalidTimeout(Duration)
+    /// An intake document the queue refuses (`JobQueue.submit`): the code
+    /// (`malformed_document`, `invalid_document`) and message the intake
+    /// list dead-letters the same document with.
+    case invalidDocument(code: String, message: String)
     /// Talking to Redis failed.
     case redis(RedisError)
     /// A batch enqueued in several chunks failed after its first chunk went
@@ -51,6 +55,7 @@ public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible 
         case .emptyBatch: "A batch needs at least one URL"
         case .invalidTimeout(let timeout):
             "Invalid job timeout \(timeout): use whole seconds from \(JobQueue.timeoutRange.lowerBound) to \(JobQueue.timeoutRange.upperBound)"
+        case .invalidDocument(let code, let message): "\(code): \(message)"
         case .redis(let error): error.description
         case .incompleteEnqueue(let batch, let enqueued, let total, let cause):
             "Only \(enqueued) of the \(total) URLs of batch \(batch) are surely enqueued (its total counts all \(total)): \(cause.description)"

@@ -38,13 +38,15 @@ struct StatusCommand: AsyncParsableCommand, ConfiguredCommand {
     /// Adds, beside each epoch-millisecond time of a batch (`createdAt`,
     /// `finishedAt`, `cancelledAt`), the same instant in ISO 8601 UTC
     /// (`createdAtUTC`: `2026-11-25T13:30:00.123Z`), for people reading it.
-    static func withUTCTimes(_ json: Data) throws -> Data {
+    static func withUTCTimes(
+        _ json: Data, options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys]
+    ) throws -> Data {
         guard var object = try JSONSerialization.jsonObject(with: json) as? [String: Any] else { return json }
         for key in ["createdAt", "finishedAt", "cancelledAt"] {
             guard let milliseconds = (object[key] as? NSNumber)?.int64Value,
                   let text = UTCTime.text(milliseconds: milliseconds) else { continue }
             object[key + "UTC"] = text
         }
-        return try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        return try JSONSerialization.data(withJSONObject: object, options: options)
     }
 }

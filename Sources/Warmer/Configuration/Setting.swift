@@ -13,13 +13,13 @@ struct Setting<Value: Sendable>: Sendable {
     init(
         _ name: String, kind: SettingKind, default defaultValue: Value, defaultText: String? = nil,
         example: String, valueName: String?, flag: String? = nil, flagAliases: [String] = [],
-        commands: Set<SettingCommand>, isSecret: Bool = false, isFlagAndEnvironmentOnly: Bool = false,
+        commands: Set<SettingCommand>, isSecret: Bool = false, isFlagAndEnvironmentOnly: Bool = false, hasFlag: Bool = true,
         help: String, convert: @escaping @Sendable (ConfigContent) -> Result<Value, SettingProblem>
     ) {
         info = SettingInfo(
             name: name, flag: flag ?? name, flagAliases: flagAliases, kind: kind, valueName: valueName,
             defaultText: defaultText ?? Self.text(of: defaultValue), example: example, help: help, commands: commands,
-            isSecret: isSecret, isFlagAndEnvironmentOnly: isFlagAndEnvironmentOnly)
+            isSecret: isSecret, isFlagAndEnvironmentOnly: isFlagAndEnvironmentOnly, hasFlag: hasFlag)
         self.defaultValue = defaultValue
         self.convert = convert
     }

@@ -3,17 +3,17 @@
 enum SettingCommand: String, Sendable, Hashable, CaseIterable, Comparable {
     case worker, enqueue, watch, status, workers, cancel, priority, pause, resume
     case deadList = "dead list", deadRetry = "dead retry", deadPurge = "dead purge"
-    case warm
+    case warm, serve
     case cachePath = "cache path", cacheGet = "cache get"
 
     /// Every command that talks to Redis.
     static let redisClients: Set<SettingCommand> = Set(allCases).subtracting([.warm, .cachePath, .cacheGet])
 
     /// The commands that use the disk cache.
-    static let cacheUsers: Set<SettingCommand> = [.worker, .warm, .cachePath, .cacheGet]
+    static let cacheUsers: Set<SettingCommand> = [.worker, .warm, .serve, .cachePath, .cacheGet]
 
-    /// The commands that download images.
-    static let downloaders: Set<SettingCommand> = [.worker, .warm]
+    /// The commands that download images (`serve` for `GET /v1/cache?warm=1`).
+    static let downloaders: Set<SettingCommand> = [.worker, .warm, .serve]
 
     static func < (lhs: Self, rhs: Self) -> Bool {
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

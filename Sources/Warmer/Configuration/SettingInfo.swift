@@ -29,6 +29,10 @@ struct SettingInfo: Sendable, Hashable {
     let isSecret: Bool
     /// Whether only a flag or the environment can give it (`--config` itself).
     let isFlagAndEnvironmentOnly: Bool
+    /// Whether a flag can give it: not for secrets that must never appear
+    /// in a process listing (`serve`'s tokens), which only the environment
+    /// or the config file give.
+    let hasFlag: Bool
 
     /// `WARMER_` + the name in upper case, dashes as underscores.
     var environmentName: String { "WARMER_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }

@@ -28,12 +28,12 @@ extension Settings {
         convert: SettingConversion.number(0...longestWait))
 
     static let aging = Setting<Double>(
-        "aging", kind: .number, default: 60, example: "60", valueName: "seconds", commands: [.worker, .enqueue],
+        "aging", kind: .number, default: 60, example: "60", valueName: "seconds", commands: [.worker, .enqueue, .serve],
         help: "Seconds of waiting one priority level is worth, so low priorities are never starved; 0 for strict priorities. The worker applies it to jobs expanded from intake documents, enqueue to its batch.",
         convert: SettingConversion.number(0...longestWait))
 
     static let retention = Setting<Int>(
-        "retention", kind: .wholeNumber, default: 7 * 24 * 3600, example: "604800", valueName: "seconds", commands: [.worker],
+        "retention", kind: .wholeNumber, default: 7 * 24 * 3600, example: "604800", valueName: "seconds", commands: [.worker, .serve],
         help: "Seconds a finished batch, its events and its finished jobs stay readable.",
         convert: SettingConversion.wholeNumber(1...Int(longestWait) * 100))
 }

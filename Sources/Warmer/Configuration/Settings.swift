@@ -15,7 +15,7 @@ enum Settings {
     static let all: [any AnySetting] = [
         config, redisURL, queue, redisWait, cacheDir, cacheSizeLimit, concurrency, gracePeriod,
         logFormat, logLevel, httpPort, httpHost,
-    ] + pipeline + network + queuePolicy
+    ] + pipeline + network + queuePolicy + serve
 
     /// The setting named `name`.
     static func named(_ name: String) -> (any AnySetting)? {
@@ -93,13 +93,13 @@ enum Settings {
         convert: SettingConversion.wholeNumber(0...JobQueue.timeoutRange.upperBound))
 
     static let httpPort = Setting<Int?>(
-        "http-port", kind: .wholeNumber, default: nil, defaultText: "off", example: "9090", valueName: "port",
-        commands: [.worker],
-        help: "Port of the worker's HTTP server (/metrics, /healthz, /readyz, /v1/queue).",
+        "http-port", kind: .wholeNumber, default: nil, defaultText: "worker: off; serve: 8080", example: "9090", valueName: "port",
+        commands: [.worker, .serve],
+        help: "Port of the HTTP server: the worker's /metrics, /healthz, /readyz, /v1/queue; serve's API and dashboard.",
         convert: SettingConversion.optional(SettingConversion.wholeNumber(1...65_535)))
 
     static let httpHost = Setting<String>(
-        "http-host", kind: .text, default: "127.0.0.1", example: "0.0.0.0", valueName: "address", commands: [.worker],
-        help: "Address the HTTP server listens on.",
+        "http-host", kind: .text, default: "127.0.0.1", example: "0.0.0.0", valueName: "address", commands: [.worker, .serve],
+        help: "Address the HTTP server listens on. serve refuses an address other than loopback unless tokens are configured.",
         convert: SettingConversion.text { $0.isEmpty ? "is empty" : nil })
 }

@@ -13,7 +13,8 @@ enum SettingsTable {
         var lines = [beginMarker, "", "| setting (config key) | flag | environment | default | commands | description |", "|---|---|---|---|---|---|"]
         for setting in Settings.all {
             let info = setting.info
-            let flags = ([info.flag] + info.flagAliases).map { "`--\($0)`" }.joined(separator: ", ")
+            let flags = !info.hasFlag ? "none"
+                : ([info.flag] + info.flagAliases).map { "`--\($0)`" }.joined(separator: ", ")
                 + (info.kind == .list ? " (repeatable)" : "")
                 + (info.kind == .switch ? ", `--no-\(info.flag)`" : "")
             let key = info.isFlagAndEnvironmentOnly ? "`\(info.name)` (not in a file)" : "`\(info.configKey)`"

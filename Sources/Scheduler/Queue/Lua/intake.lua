@@ -77,6 +77,19 @@ local function partProblem(d, batch)
   return nil, received + #d.urls
 end
 
+-- Adds the URLs of a valid document `d` (one `partProblem` accepted, with
+-- the batch's new count `received`) to `batch`. Returns the number of new jobs.
+local function acceptDocument(d, batch, received, at)
+  local addToTotal = #d.urls
+  if d.total then
+    -- The first part sets the batch's total; later ones only bring URLs.
+    addToTotal = redis.call('HSETNX', batchKey(batch), 'declaredTotal', integer(d.total)) == 1 and d.total or 0
+    redis.call('HSET', batchKey(batch), 'received', integer(received))
+  end
+  return addJobs(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', d.urls, addToTotal,
+    d.timeout and integer(d.timeout) or '', at)
+end
+
 -- Turns one intake document into jobs, or dead-letters it with its reason.
 -- Every check comes before the first write.
 local function expandDocument(document, at)
@@ -90,14 +103,7 @@ local function expandDocument(document, at)
   local received
   problem, received = partProblem(d, batch)
   if problem then return deadLetterDocument(document, 'invalid_document', problem, at, batch) end
-  local addToTotal = #d.urls
-  if d.total then
-    -- The first part sets the batch's total; later ones only bring URLs.
-    addToTotal = redis.call('HSETNX', batchKey(batch), 'declaredTotal', integer(d.total)) == 1 and d.total or 0
-    redis.call('HSET', batchKey(batch), 'received', integer(received))
-  end
-  addJobs(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', d.urls, addToTotal,
-    d.timeout and integer(d.timeout) or '', at)
+  acceptDocument(d, batch, received, at)
 end
 
 -- Expands the next intake document, if any: first one an idle worker moved

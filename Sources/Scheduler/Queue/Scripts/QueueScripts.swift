@@ -4,6 +4,8 @@
 enum QueueScripts {
     /// Adds URLs to a batch as jobs (enqueue.lua).
     static let enqueue = QueueScript(LuaFile("enqueue", PackageResources.enqueue_lua))
+    /// Enqueues one intake document sent over HTTP (submit.lua).
+    static let submit = QueueScript(LuaFile("submit", PackageResources.submit_lua))
     /// Claims jobs for a worker (claim.lua).
     static let claim = QueueScript(LuaFile("claim", PackageResources.claim_lua))
     /// Ends a job and claims the worker's next ones (finish.lua).
@@ -27,6 +29,6 @@ enum QueueScripts {
 
     /// Every transition.
     static var all: [QueueScript] {
-        [enqueue, claim, finish, release, renew, publishWhileLeased, cancel, priority, retryDead, purgeDead, controlDocument]
+        [enqueue, submit, claim, finish, release, renew, publishWhileLeased, cancel, priority, retryDead, purgeDead, controlDocument]
     }
 }

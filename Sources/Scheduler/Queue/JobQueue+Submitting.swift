@@ -1,0 +1,44 @@
+import Crypto
+import Foundation
+import RedisKit
+
+extension JobQueue {
+    /// What `submit` did with a document.
+    public struct Submission: Sendable, Hashable {
+        /// The batch the URLs went to.
+        public var batch: String
+        /// Jobs created (URLs that joined live work are not new).
+        public var newJobs: Int
+        /// Whether the same document had been accepted for this batch
+        /// before, so that nothing was enqueued this time.
+        public var replayed: Bool
+    }
+
+    /// Enqueues an intake document (docs/wire-format.md, "Producing") at
+    /// once, in one atomic script call, with the rules and texts of the
+    /// intake list: what the list would dead-letter is refused here with
+    /// `SchedulerError.invalidDocument` and the same code and message.
+    ///
+    /// A document that names its batch is accepted once: sending the very
+    /// same bytes again (a client retrying after a lost answer) returns the
+    /// batch with `replayed` and enqueues nothing. Parts of a batch sent
+    /// with `total` differ, so each is accepted once.
+    ///
+    /// - Parameter fallbackBatch: the batch id when the document names none.
+    public func submit(document: [UInt8], fallbackBatch: String = JobQueue.makeBatchID()) async throws(SchedulerError) -> Submission {
+        let digest = SHA256.hash(data: document).map { String(format: "%02x", $0) }.joined()
+        let reply: RedisReply
+        do {
+            reply = try await run(QueueScripts.submit, [String(decoding: document, as: UTF8.self), fallbackBatch, digest])
+        } catch .redis(.server(let text)) where text.hasPrefix("MALFORMED_DOCUMENT ") || text.hasPrefix("INVALID_DOCUMENT ") {
+            let space = text.firstIndex(of: " ") ?? text.endIndex
+            let code = text[..<space].lowercased()
+            throw .invalidDocument(code: code, message: String(text[space...].dropFirst()))
+        }
+        let fields = reply.array
+        guard fields.count == 3, let batch = fields[0].string else {
+            throw .redis(.unexpectedReply("submit: \(reply)"))
+        }
+        return Submission(batch: batch, newJobs: fields[1].integer ?? 0, replayed: fields[2].integer == 1)
+    }
+}

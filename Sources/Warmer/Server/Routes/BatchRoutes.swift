@@ -1,0 +1,70 @@
+import Foundation
+import Hummingbird
+import Scheduler
+
+/// `/v1/queues/{queue}/batches`: enqueue a batch (an intake document), read
+/// its counters, cancel it, change its priority (`warmer enqueue`,
+/// `status BATCH`, `cancel`, `priority`).
+struct BatchRoutes {
+    let queues: QueueDirectory
+    /// The largest body, in bytes.
+    let maxBody: Int
+
+    func add(to router: Router<ServerContext>) {
+        router.post("v1/queues/:queue/batches") { request, context in
+            try await create(request, context)
+        }
+        router.get("v1/queues/:queue/batches/:batch") { _, context in
+            let status = try await queue(context).status(ofBatch: try batchID(context))
+            return APIResponse.jsonData(try Self.json(status))
+        }
+        router.delete("v1/queues/:queue/batches/:batch") { _, context in
+            let cancellation = try await queue(context).cancel(batch: try batchID(context))
+            return try APIResponse.json(CancellationBody(cancellation))
+        }
+        router.patch("v1/queues/:queue/batches/:batch") { request, context in
+            let change = try await request.decodeJSON(PriorityChange.self, limit: maxBody)
+            let changed = try await queue(context).setPriority(try change.jobPriority(), ofBatch: try batchID(context))
+            return try APIResponse.json(PriorityResult(changedJobs: changed))
+        }
+    }
+
+    /// `POST …/batches`: the document checked as the intake list checks it,
+    /// then enqueued in one script call. 201 for a new batch or part, 200
+    /// when the same document was accepted before.
+    private func create(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let queue = try queue(context)
+        let document = try await request.bodyBytes(limit: maxBody)
+        let submission: JobQueue.Submission
+        do {
+            submission = try await queue.submit(document: document)
+        } catch .invalidDocument(let code, let message) {
+            throw code == "malformed_document"
+                ? Problem(code, .badRequest, "The body is not JSON", detail: message)
+                : Problem(code, .unprocessableContent, "The intake document is not valid", detail: message)
+        }
+        let status = try await queue.status(ofBatch: submission.batch)
+        let location = "/v1/queues/\(queue.keys.name)/batches/\(submission.batch)"
+        var body = try JSONSerialization.jsonObject(with: try Self.json(status))
+        body = ["batch": submission.batch, "newJobs": submission.newJobs, "replayed": submission.replayed, "status": body]
+        let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])
+        return APIResponse.jsonData(data, status: submission.replayed ? .ok : .created, headers: [.location: location])
+    }
+
+    /// A batch's counters as JSON, each time with its UTC twin, as `warmer status BATCH` prints them.
+    static func json(_ status: BatchStatus) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try StatusCommand.withUTCTimes(encoder.encode(status), options: [.sortedKeys, .withoutEscapingSlashes])
+    }
+
+    private func queue(_ context: ServerContext) throws -> JobQueue {
+        try queues.queue(context.pathParameter("queue"))
+    }
+
+    private func batchID(_ context: ServerContext) throws -> String {
+        let id = try context.pathParameter("batch")
+        guard JobQueue.isValidBatchID(id) else { throw SchedulerError.invalidBatchID(id) }
+        return id
+    }
+}

@@ -1,0 +1,30 @@
+import Hummingbird
+import Scheduler
+
+/// `/v1/queues/{queue}`: the queue's state, pause and resume, its workers
+/// (`warmer status`, `pause`, `resume`, `workers --json`).
+struct QueueRoutes {
+    let queues: QueueDirectory
+
+    func add(to router: Router<ServerContext>) {
+        router.get("v1/queues/:queue") { _, context in
+            try APIResponse.json(try await queue(context).statistics())
+        }
+        router.post("v1/queues/:queue/pause") { _, context in
+            try await queue(context).pause()
+            return APIResponse.noContent
+        }
+        router.post("v1/queues/:queue/resume") { _, context in
+            try await queue(context).resume()
+            return APIResponse.noContent
+        }
+        router.get("v1/queues/:queue/workers") { _, context in
+            try APIResponse.json(try await WorkerRegistry(queue: queue(context)).workers())
+        }
+    }
+
+    /// The queue the path names.
+    func queue(_ context: ServerContext) throws -> JobQueue {
+        try queues.queue(context.pathParameter("queue"))
+    }
+}

@@ -1,0 +1,34 @@
+import Hummingbird
+import RedisKit
+
+/// The routes about the server itself: its contract (`/openapi.yaml`, the
+/// very bytes of docs/openapi.yaml, compiled in) and its probes
+/// (`/healthz`: the process answers; `/readyz`: Redis answers too).
+struct ServerRoutes {
+    /// A client of its own for the readiness probe, with a short timeout,
+    /// so that a probe never waits behind the API's commands.
+    let probeClient: RedisClient
+
+    private struct Health: Encodable {
+        let ok: Bool
+        var reason: String?
+    }
+
+    func add(to router: Router<ServerContext>) {
+        router.get("openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml", .cacheControl: "no-cache"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml)))
+        }
+        router.get("healthz") { _, _ in
+            try APIResponse.json(Health(ok: true))
+        }
+        router.get("readyz") { _, _ in
+            do {
+                _ = try await probeClient.send(["PING"])
+                return try APIResponse.json(Health(ok: true))
+            } catch {
+                return try APIResponse.json(Health(ok: false, reason: "Redis does not answer: \(error)"), status: .serviceUnavailable)
+            }
+        }
+    }
+}

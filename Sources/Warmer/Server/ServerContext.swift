@@ -1,0 +1,14 @@
+import Hummingbird
+
+/// What `warmer serve` knows about one request while it is handled: the
+/// core context every Hummingbird request has, and the scope its bearer
+/// token grants once `AccessMiddleware` has checked it.
+struct ServerContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    /// What the caller may do; `.none` until `AccessMiddleware` has run.
+    var scope: AccessScope = .none
+
+    init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+    }
+}

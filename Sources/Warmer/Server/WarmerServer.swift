@@ -1,0 +1,54 @@
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import RedisKit
+
+/// The HTTP server of `warmer serve`: the routes of docs/openapi.yaml
+/// behind the problem, CORS and access middlewares, on Hummingbird.
+///
+/// The server keeps no state of its own beyond caches and open streams:
+/// every answer comes from Redis or the cache folder, so any number of
+/// them can run behind a load balancer.
+struct WarmerServer {
+    let settings: ServerSettings
+    let queues: QueueDirectory
+    let probeClient: RedisClient
+    /// The shared readers of the event streams.
+    let tails: StreamTails
+    let logger: Logger
+
+    /// The router: every route, and the middlewares in the order they run.
+    func router() -> Router<ServerContext> {
+        let router = Router(context: ServerContext.self)
+        router.add(middleware: ProblemMiddleware(maxBody: settings.maxBody))
+        router.add(middleware: LogRequestsMiddleware(.debug))
+        if !settings.corsOrigins.isEmpty {
+            router.add(middleware: AllowedOriginsMiddleware(origins: settings.corsOrigins))
+        }
+        router.add(middleware: AccessMiddleware(tokens: settings.tokens))
+        ServerRoutes(probeClient: probeClient).add(to: router)
+        QueueRoutes(queues: queues).add(to: router)
+        BatchRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
+        JobRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
+        DeadLetterRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
+        EventRoutes(queues: queues, tails: tails, permits: EventStreamPermits(limit: settings.maxEventStreams)).add(to: router)
+        return router
+    }
+
+    /// The application: the router on HTTP/1.1 with the header limits and
+    /// the idle timeout of docs/http-api.md, "Limits".
+    func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) -> some ApplicationProtocol {
+        let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+            maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,
+            maxHeaderFieldCount: settings.maxHeaderFields)
+        let idle = TimeAmount.nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000)
+        return Application(
+            router: router(),
+            server: .http1(configuration: .init(idleTimeout: idle, httpDecoderConfiguration: decoder)),
+            configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "warmer"),
+            onServerRunning: onServerRunning,
+            logger: logger)
+    }
+}
