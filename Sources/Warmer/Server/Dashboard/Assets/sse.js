@@ -21,9 +21,12 @@ class EventStreamParser {
     this.buffer += text;
     let start = 0;
     const buffer = this.buffer;
+    // The next CR is looked up again only once passed: servers rarely send
+    // any, and searching the whole buffer at each line would be quadratic.
+    let cr = buffer.indexOf("\r");
     for (;;) {
       const lf = buffer.indexOf("\n", start);
-      const cr = buffer.indexOf("\r", start);
+      if (cr !== -1 && cr < start) cr = buffer.indexOf("\r", start);
       let end = lf;
       if (cr !== -1 && (lf === -1 || cr < lf)) end = cr;
       if (end === -1) break;
