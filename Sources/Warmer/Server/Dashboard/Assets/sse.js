@@ -146,6 +146,13 @@ class LiveStream {
       return "failed";
     }
     this.status("open");
+    // A stream that says nothing, not even a keep-alive comment (every 15 s),
+    // for idleMs is taken for dead: a half-open connection never errors.
+    let heard = Date.now();
+    const idleMs = this.options.idleMs || 45000;
+    const watchdog = setInterval(() => {
+      if (Date.now() - heard > idleMs) this.controller.abort();
+    }, Math.min(idleMs, 5000));
     const parser = new EventStreamParser((event) => {
       this.failures = 0;
       if (event.id) this.lastEventId = event.id;
@@ -157,10 +164,13 @@ class LiveStream {
       for (;;) {
         const { value, done } = await reader.read();
         if (done) return "ended";
+        heard = Date.now();
         parser.feed(value);
       }
     } catch (error) {
       return "failed";
+    } finally {
+      clearInterval(watchdog);
     }
   }
 }
