@@ -1,11 +1,16 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
+import TestSupport
 
 @testable import Warmer
 
 /// The dashboard's files as the binary carries them (`DashboardAsset`,
-/// SwiftPM `embedInCode`): every file of the assets folder, with the
-/// content type of its extension, and nothing that loads from elsewhere.
+/// SwiftPM `embedInCode`) and as `warmer serve` serves them: every file of
+/// the assets folder, with the content type of its extension, and nothing
+/// that loads from elsewhere.
 @Suite
 struct DashboardAssetTests {
     static let folder = "Sources/Warmer/Server/Dashboard/Assets"
@@ -39,6 +44,37 @@ struct DashboardAssetTests {
         for unknown in ["nope.js", "../Package.swift", "index.htm", "/index.html"] {
             #expect(DashboardAsset.named(unknown) == nil, "\(unknown)")
         }
+    }
+
+    @Test func warmerServeServesThePageAndEveryAssetWithItsContentTypeWithoutAToken() async throws {
+        // Given `warmer serve` with tokens, and no token in the requests
+        let files = try Self.files()
+        let cache = try TestEnvironment.temporaryDirectory("serve-cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        try await withServe(redisURL: try TestEnvironment.redisURL(), cacheDirectory: cache,
+                            adminTokens: ["admin-" + UUID().uuidString], readTokens: []) { server in
+            // Then the page is served at /, /ui and /ui/, and each file at /ui/NAME, with its content type
+            let pages = ["/", "/ui", "/ui/", "/ui/index.html"].map { ($0, "index.html") }
+            for (path, name) in pages + files.keys.map({ ("/ui/\($0)", $0) }) {
+                let answer = try await Self.get(server.url + path)
+                let fileExtension = String(name.split(separator: ".").last ?? "")
+                #expect(answer.status == 200, "\(path): \(answer.status)")
+                #expect(answer.contentType == Self.contentTypes[fileExtension], "\(path): \(answer.contentType ?? "none")")
+                #expect(answer.body == files[name], "\(path) is not \(name)")
+            }
+            // And a name that is no asset is a 404, as is the API without a token a 401
+            #expect(try await Self.get(server.url + "/ui/nope.js").status == 404)
+            #expect(try await Self.get(server.url + "/v1/queues/default").status == 401)
+        }
+    }
+
+    /// A GET's status, content type and body.
+    static func get(_ url: String) async throws -> (status: Int, contentType: String?, body: Data) {
+        var request = URLRequest(url: try #require(URL(string: url)))
+        request.timeoutInterval = 10
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        return (http.statusCode, http.value(forHTTPHeaderField: "Content-Type"), data)
     }
 
     @Test func thePageLoadsEveryScriptAndTheStyleSheetFromUI() throws {

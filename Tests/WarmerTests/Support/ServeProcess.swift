@@ -18,10 +18,12 @@ final class ServeProcess: Sendable {
     /// `WARMER_ADMIN_TOKENS` and `WARMER_READ_TOKENS`, and waits until it answers `/healthz`.
     init(redisURL: String, cacheDirectory: URL, adminTokens: [String], readTokens: [String]) async throws {
         port = try freeLoopbackPort()
+        var environment: [String: String] = [:]
+        if !adminTokens.isEmpty { environment["WARMER_ADMIN_TOKENS"] = adminTokens.joined(separator: ",") }
+        if !readTokens.isEmpty { environment["WARMER_READ_TOKENS"] = readTokens.joined(separator: ",") }
         process = try CollectedProcess(
             ["serve", "--redis", redisURL, "--http-port", String(port), "--cache-dir", cacheDirectory.path],
-            environment: ["WARMER_ADMIN_TOKENS": adminTokens.joined(separator: ","),
-                          "WARMER_READ_TOKENS": readTokens.joined(separator: ",")])
+            environment: environment)
         let probe = HTTPProbe(port: port)
         let answering = await eventually { [process] in await probe.get("/healthz") != nil || !process.isRunning }
         guard answering, process.isRunning else {
