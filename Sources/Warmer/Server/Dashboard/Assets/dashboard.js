@@ -132,10 +132,8 @@ const App = {
         absorb(summary);
         if (this.view && this.view.summary) this.view.summary(summary);
       },
+      // Refusals (HTTP 503: too many streams…) show in the header's state.
       onStatus: (state, detail) => this.connection(state, detail),
-      onHTTPError: (response) => {
-        Notice.show(`The summary stream was refused: HTTP ${response.status}.`, "error");
-      },
     }).start();
   },
 

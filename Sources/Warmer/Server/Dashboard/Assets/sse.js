@@ -82,6 +82,7 @@ class LiveStream {
     this.closed = false;
     this.failures = 0;
     this.retryMs = null;
+    this.problem = "";
   }
 
   start() {
@@ -115,7 +116,9 @@ class LiveStream {
       // Reset by every event received: a stream that keeps dropping backs off.
       this.failures += 1;
       const delay = this.backoff();
-      this.status("retrying", `reconnecting in ${Math.round(delay / 100) / 10} s`);
+      const why = this.problem ? `${this.problem}; ` : "";
+      this.problem = "";
+      this.status("retrying", `${why}reconnecting in ${Math.round(delay / 100) / 10} s`);
       await new Promise((resolve) => setTimeout(resolve, delay));
     }
   }
@@ -137,11 +140,12 @@ class LiveStream {
     try {
       response = await fetch(this.url, { headers, cache: "no-store", signal: this.controller.signal });
     } catch (error) {
+      this.problem = "no answer";
       return this.closed ? "ended" : "failed";
     }
     if (response.status === 401) return "unauthorized";
     if (!response.ok || !response.body) {
-      this.status("retrying", `HTTP ${response.status}`);
+      this.problem = `HTTP ${response.status}`;
       if (this.options.onHTTPError) this.options.onHTTPError(response);
       return "failed";
     }
@@ -168,6 +172,7 @@ class LiveStream {
         parser.feed(value);
       }
     } catch (error) {
+      this.problem = Date.now() - heard > idleMs ? `silent for ${idleMs / 1000} s` : "connection lost";
       return "failed";
     } finally {
       clearInterval(watchdog);
