@@ -16,10 +16,13 @@ set -euo pipefail
 
 log() { echo "test-python-packages: $*" >&2; }
 
-PYTHON_PACKAGES=(prometheus_client==0.26.0 redis==5.2.1 selenium==4.50.0)
+# REQUIREMENT=MODULE when the module imported is named otherwise.
+PYTHON_PACKAGES=(prometheus_client==0.26.0 redis==5.2.1 openapi-core==0.23.1=openapi_core schemathesis==4.32.5 selenium==4.50.0)
 missing_python=()
-for requirement in "${PYTHON_PACKAGES[@]}"; do
-  module=${requirement%%==*}
+for entry in "${PYTHON_PACKAGES[@]}"; do
+  requirement=${entry%=*}
+  module=${entry##*=}
+  if [[ $entry != *==*=* ]]; then requirement=$entry; module=${entry%%==*}; fi
   if ! python3 -c "import $module" >/dev/null 2>&1; then
     missing_python+=("$requirement")
   fi

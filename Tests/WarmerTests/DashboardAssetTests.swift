@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 import TestSupport
 
@@ -49,32 +46,20 @@ struct DashboardAssetTests {
     @Test func warmerServeServesThePageAndEveryAssetWithItsContentTypeWithoutAToken() async throws {
         // Given `warmer serve` with tokens, and no token in the requests
         let files = try Self.files()
-        let cache = try TestEnvironment.temporaryDirectory("serve-cache")
-        defer { try? FileManager.default.removeItem(at: cache) }
-        try await withServe(redisURL: try TestEnvironment.redisURL(), cacheDirectory: cache,
-                            adminTokens: ["admin-" + UUID().uuidString], readTokens: []) { server in
+        try await withServe(queue: try QueueProbe()) { server in
             // Then the page is served at /, /ui and /ui/, and each file at /ui/NAME, with its content type
             let pages = ["/", "/ui", "/ui/", "/ui/index.html"].map { ($0, "index.html") }
             for (path, name) in pages + files.keys.map({ ("/ui/\($0)", $0) }) {
-                let answer = try await Self.get(server.url + path)
+                let answer = try await server.request("GET", path, token: nil, record: false)
                 let fileExtension = String(name.split(separator: ".").last ?? "")
-                #expect(answer.status == 200, "\(path): \(answer.status)")
-                #expect(answer.contentType == Self.contentTypes[fileExtension], "\(path): \(answer.contentType ?? "none")")
-                #expect(answer.body == files[name], "\(path) is not \(name)")
+                #expect(answer.status == 200, "\(path): \(answer)")
+                #expect(answer.headers["content-type"] == Self.contentTypes[fileExtension], "\(path): \(answer.headers)")
+                #expect(Data(answer.body.utf8) == files[name], "\(path) is not \(name)")
             }
-            // And a name that is no asset is a 404, as is the API without a token a 401
-            #expect(try await Self.get(server.url + "/ui/nope.js").status == 404)
-            #expect(try await Self.get(server.url + "/v1/queues/default").status == 401)
+            // And a name that is no asset is a 404, as the API without a token is a 401
+            #expect(try await server.request("GET", "/ui/nope.js", token: nil, record: false).status == 404)
+            #expect(try await server.request("GET", "/v1/queues/\(UUID().uuidString.prefix(8))", token: nil).status == 401)
         }
-    }
-
-    /// A GET's status, content type and body.
-    static func get(_ url: String) async throws -> (status: Int, contentType: String?, body: Data) {
-        var request = URLRequest(url: try #require(URL(string: url)))
-        request.timeoutInterval = 10
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let http = try #require(response as? HTTPURLResponse)
-        return (http.statusCode, http.value(forHTTPHeaderField: "Content-Type"), data)
     }
 
     @Test func thePageLoadsEveryScriptAndTheStyleSheetFromUI() throws {

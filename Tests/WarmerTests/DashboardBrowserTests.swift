@@ -21,10 +21,9 @@ struct DashboardBrowserTests {
         // Given a worker, `warmer serve` with tokens, images, a missing file and slow downloads
         let queue = try QueueProbe()
         let cache = try TestEnvironment.temporaryDirectory("cache")
-        let serveCache = try TestEnvironment.temporaryDirectory("serve-cache")
         let files = try TestEnvironment.temporaryDirectory("dashboard")
         defer {
-            for folder in [cache, serveCache, files] { try? FileManager.default.removeItem(at: folder) }
+            for folder in [cache, files] { try? FileManager.default.removeItem(at: folder) }
         }
         let images = try await Origin.makeImages("dash", count: 12, width: 320, height: 240)
         let missing = try Origin.url(path: "/\(TestEnvironment.uniqueName("missing")).jpg")
@@ -37,21 +36,18 @@ struct DashboardBrowserTests {
         try Data(slow.map { $0.absoluteString + "\n" }.joined().utf8).write(to: slowURLs)
         let batch = TestEnvironment.uniqueName("dash-first")
         let slowBatch = TestEnvironment.uniqueName("dash-slow")
-        let adminToken = "admin-" + UUID().uuidString
-        let readToken = "read-" + UUID().uuidString
         let screenshots = RepositoryFiles.root.appendingPathComponent(".build/dashboard-screenshots/\(queue.name)")
         try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
         print("DashboardBrowserTests: screenshots in \(screenshots.path)")
 
         try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 2) { workers in
-            try await withServe(redisURL: queue.redisURL, cacheDirectory: serveCache,
-                                adminTokens: [adminToken], readTokens: [readToken]) { server in
+            try await withServe(queue: queue) { server in
                 // When the browser loads the page, follows the first batch to its end,
                 // cancels the slow one from its row and visits the other views
                 let run = try await ScriptRun.python("scripts/dashboard-check.py", [
-                    server.url, queue.name, adminToken, screenshots.path,
+                    "http://127.0.0.1:\(server.port)", queue.name, ServeProcess.adminToken, screenshots.path,
                     "--urls", urls.path, "--batch", batch, "--slow-urls", slowURLs.path, "--slow-batch", slowBatch,
-                    "--read-token", readToken, "--expect-failed", "1",
+                    "--read-token", ServeProcess.readToken, "--expect-failed", "1",
                 ], timeout: .seconds(900))
 
                 // Then every step passed, each with its screenshot
@@ -59,7 +55,7 @@ struct DashboardBrowserTests {
                     scripts/dashboard-check.py exited \(run.status):
                     \(run.output)
                     --- warmer serve log ---
-                    \(server.logTail)
+                    \(server.log.split(separator: "\n").suffix(60).joined(separator: "\n"))
                     \(workers.logs)
                     """)
                 for step in ["progress bar reached 100 %", "the throughput chart moved", "the batch page tails",

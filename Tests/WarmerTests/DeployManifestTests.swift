@@ -3,7 +3,8 @@ import Testing
 import TestSupport
 
 /// deploy/ holds what a fleet runs: every file parses, names only flags and
-/// settings the worker has, and probes the paths and port it serves. The
+/// settings the worker (and the server, DeployManifestTests+Serve.swift)
+/// has, and probes the paths and port it serves. The
 /// image itself cannot be built here (no container engine); see
 /// deploy/README.md for what is and is not exercised.
 @Suite struct DeployManifestTests {
@@ -45,14 +46,19 @@ import TestSupport
     }
 
     @Test func everyWarmerVariableInDeployIsADocumentedSetting() async throws {
-        let help = try await workerHelp()
+        let serve = try await warmer(["serve", "--help"])
+        #expect(serve.status == 0, "\(serve)")
+        let help = try await workerHelp() + serve.standardOutput
         // The settings table, once docs/configuration.md exists; else only --help counts.
         let table = (try? String(contentsOf: DeployFiles.settingsTable, encoding: .utf8)) ?? ""
         let names = try DeployFiles.environmentNames()
         #expect(names.keys.contains("WARMER_REDIS_URL"), "\(names)")
+        // The server's files are read too (their tokens are settings only `serve --help` names)
+        #expect(names["WARMER_READ_TOKENS"]?.isSuperset(of: ["kubernetes/serve.yaml", "compose.yaml", "systemd/warmer-serve.env"]) == true,
+                "\(names["WARMER_READ_TOKENS"] ?? [])")
         for (name, files) in names.sorted(by: { $0.key < $1.key }) {
             #expect(help.contains(name) || table.contains("`\(name)`"),
-                    "\(name) (in \(files.sorted())) is neither in `warmer worker --help` nor in docs/configuration.md's table")
+                    "\(name) (in \(files.sorted())) is neither in `warmer worker --help`, `warmer serve --help` nor in docs/configuration.md's table")
         }
     }
 
@@ -188,12 +194,13 @@ import TestSupport
     }
 }
 
-/// `GET url` with curl: the status and the body.
-private func httpGet(_ url: String) async throws -> (status: Int, body: String) {
+/// `GET url` with curl (with `headers`, `Name: value` each): the status and the body.
+func httpGet(_ url: String, headers: [String] = []) async throws -> (status: Int, body: String) {
     try await offCooperativePool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "--silent", "--max-time", "5", "--write-out", "\n%{http_code}", url]
+        process.arguments = ["curl", "--silent", "--max-time", "5", "--write-out", "\n%{http_code}"]
+            + headers.flatMap { ["--header", $0] } + [url]
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice

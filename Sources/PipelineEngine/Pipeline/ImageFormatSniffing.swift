@@ -3,7 +3,7 @@ import Foundation
 extension ImageFormat {
     /// The format of encoded data, recognised by its first bytes; `nil` when
     /// it is none of the formats the pipeline reads.
-    init?(sniffing data: Data) {
+    public init?(sniffing data: Data) {
         let bytes = [UInt8](data.prefix(12))
         func matches(_ signature: [UInt8], at offset: Int = 0) -> Bool {
             bytes.count >= offset + signature.count && Array(bytes[offset..<offset + signature.count]) == signature

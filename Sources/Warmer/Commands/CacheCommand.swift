@@ -69,11 +69,9 @@ struct CacheCommand: AsyncParsableCommand {
 
 extension CacheCommand {
     /// The disk cache key of `url`: its original data, or with processing
-    /// flags the encoded variant they describe (docs/cache-layout.md).
+    /// flags the encoded variant they describe (docs/cache-layout.md;
+    /// `CacheKey`, which `GET /v1/cache` uses too).
     static func key(for url: String, _ processing: ProcessingOptions) throws -> String {
-        guard processing.isGiven, let parsed = URL(string: url) else { return url }
-        var request = ImageRequest(url: parsed)
-        try processing.spec().apply(to: &request)
-        return request.processedDataCacheKey
+        CacheKey.of(url, processing: processing.isGiven ? try processing.spec() : nil)
     }
 }

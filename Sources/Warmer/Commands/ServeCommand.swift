@@ -58,7 +58,7 @@ struct ServeCommand: AsyncParsableCommand, ConfiguredCommand {
             settings: server, queues: queues,
             probeClient: RedisClient(url: try settings.redisURL(), name: "redis-probe", timeout: .seconds(2)),
             tails: StreamTails(keepAlive: server.keepAlive, logger: logger) { try settings.makeBlockingClient(name: "redis-events") },
-            logger: logger
+            cache: try CacheRoutes(settings: settings), logger: logger
         ).application { channel in
             logger.info("serving", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
         }

@@ -17,6 +17,8 @@ struct WarmerServer {
     let probeClient: RedisClient
     /// The shared readers of the event streams.
     let tails: StreamTails
+    /// `GET /v1/cache`, over the cache folder and its warming pipeline.
+    let cache: CacheRoutes
     let logger: Logger
 
     /// The router: every route, and the middlewares in the order they run.
@@ -34,6 +36,7 @@ struct WarmerServer {
         JobRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         DeadLetterRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         EventRoutes(queues: queues, tails: tails, permits: EventStreamPermits(limit: settings.maxEventStreams)).add(to: router)
+        cache.add(to: router)
         return router
     }
 

@@ -59,33 +59,62 @@ enum DeployFiles {
         return object
     }
 
-    /// Every `warmer worker` command line in deploy/: the Kubernetes
-    /// containers' command and args, compose services' command, the
-    /// Dockerfile's CMD and the systemd unit's ExecStart, each with the
-    /// arguments after `worker` and the file it comes from.
+    /// Every `warmer worker` command line in deploy/ (see `commandLines(of:)`).
     static func workerCommandLines() throws -> [(file: String, arguments: [String])] {
+        try commandLines(of: "worker")
+    }
+
+    /// Every `warmer serve` command line in deploy/ (see `commandLines(of:)`).
+    static func serveCommandLines() throws -> [(file: String, arguments: [String])] {
+        try commandLines(of: "serve")
+    }
+
+    /// Every `warmer SUBCOMMAND` command line in deploy/: the Kubernetes
+    /// containers' command and args, compose services' command, the
+    /// Dockerfile's CMD and the systemd units' ExecStart, each with the
+    /// arguments after the subcommand and the file kind it comes from
+    /// (`kubernetes`, `compose.yaml`, `Dockerfile`, `systemd`).
+    static func commandLines(of subcommand: String) throws -> [(file: String, arguments: [String])] {
         var lines: [(String, [String])] = []
         for object in try kubernetesObjects() where object["kind"] as? String == "Deployment" {
             for container in object.objects("spec.template.spec.containers") {
                 let words = (container.list("command") + container.list("args")).map { scalar($0) }
-                if let start = words.firstIndex(of: "worker") { lines.append(("kubernetes", Array(words[(start + 1)...]))) }
+                if let start = words.firstIndex(of: subcommand) { lines.append(("kubernetes", Array(words[(start + 1)...]))) }
             }
         }
-        if let compose = try documents(folder.appendingPathComponent("compose.yaml")).first as? [String: Any] {
-            for case let service as [String: Any] in (compose["services"] as? [String: Any] ?? [:]).values {
-                let words = service.list("command").map { scalar($0) }
-                if words.first == "worker" { lines.append(("compose.yaml", Array(words.dropFirst()))) }
-            }
+        for service in try composeServices().values {
+            let words = service.list("command").map { scalar($0) }
+            if words.first == subcommand { lines.append(("compose.yaml", Array(words.dropFirst()))) }
         }
         for line in try text("Dockerfile").split(separator: "\n") where line.hasPrefix("CMD ") {
             let words = try JSONDecoder().decode([String].self, from: Data(line.dropFirst(4).utf8))
-            if words.first == "worker" { lines.append(("Dockerfile", Array(words.dropFirst()))) }
+            if words.first == subcommand { lines.append(("Dockerfile", Array(words.dropFirst()))) }
         }
-        for line in try text("systemd/warmer-worker@.service").split(separator: "\n") where line.hasPrefix("ExecStart=") {
-            let words = line.split(separator: " ").map(String.init)
-            if let start = words.firstIndex(of: "worker") { lines.append(("systemd", Array(words[(start + 1)...]))) }
+        for unit in try all() where name(unit).hasPrefix("systemd/") && unit.pathExtension == "service" {
+            for line in try String(contentsOf: unit, encoding: .utf8).split(separator: "\n") where line.hasPrefix("ExecStart=") {
+                let words = line.split(separator: " ").map(String.init)
+                if let start = words.firstIndex(of: subcommand) { lines.append(("systemd", Array(words[(start + 1)...]))) }
+            }
         }
         return lines
+    }
+
+    /// compose.yaml's services by name.
+    static func composeServices() throws -> [String: [String: Any]] {
+        let compose = try documents(folder.appendingPathComponent("compose.yaml")).first as? [String: Any]
+        return (compose?["services"] as? [String: Any] ?? [:]).compactMapValues { $0 as? [String: Any] }
+    }
+
+    /// The `NAME=VALUE` lines of a systemd unit or environment file: its
+    /// `Environment=` settings, or the file's own lines (comments skipped).
+    static func environmentAssignments(_ relativePath: String) throws -> [String: String] {
+        var assignments: [String: String] = [:]
+        for line in try text(relativePath).split(separator: "\n") where !line.hasPrefix("#") {
+            let assignment = line.hasPrefix("Environment=") ? line.dropFirst("Environment=".count) : line
+            guard let equals = assignment.firstIndex(of: "="), assignment.hasPrefix("WARMER_") else { continue }
+            assignments[String(assignment[..<equals])] = String(assignment[assignment.index(after: equals)...])
+        }
+        return assignments
     }
 
     /// Every `WARMER_*` name written anywhere in deploy/ (comments included).

@@ -69,11 +69,16 @@ extension [HTTPProbe.Sample] {
 }
 
 /// Runs a program to its end, feeding `stdin`, and collects its output.
-func runProcess(_ path: String, _ arguments: [String], stdin: String = "") async throws -> (status: Int32, output: String, error: String) {
+func runProcess(
+    _ path: String, _ arguments: [String], stdin: String = "", environment: [String: String] = [:]
+) async throws -> (status: Int32, output: String, error: String) {
     try await offCooperativePool {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         let input = Pipe(), output = Pipe(), error = Pipe()
         process.standardInput = input
         process.standardOutput = output

@@ -1,6 +1,7 @@
 import Hummingbird
 import NIOCore
 import Scheduler
+import ServiceLifecycle
 
 /// The body of one event stream response: the history a client asked
 /// for, then the live events from the shared reader, with keep-alive
@@ -40,7 +41,27 @@ struct EventStreamBody: Sendable {
                 _ = try await writeHistory(after: last, upTo: nil, to: &writer)
                 ended = true
             }
-            var messages = subscription.messages.makeAsyncIterator()
+            if !ended { try await writeLive(after: last, to: &writer) }
+        } catch {
+            await tails.unsubscribe(subscription.id, from: tail)
+            throw error
+        }
+        await tails.unsubscribe(subscription.id, from: tail)
+        try await writer.finish(nil)
+        withExtendedLifetime(permit) {}
+    }
+
+    /// Writes the live events after `start` until the batch's
+    /// `batchCompleted`, the client leaving, or the server stopping: a
+    /// graceful shutdown (SIGTERM) ends the subscription, so the response
+    /// ends cleanly and the client reconnects, with `Last-Event-ID`, to
+    /// another replica.
+    private func writeLive(after start: StreamID, to writer: inout any ResponseBodyWriter) async throws {
+        let (tail, id) = (tail, subscription.id)
+        var last = start
+        var ended = false
+        var messages = subscription.messages.makeAsyncIterator()
+        try await withGracefulShutdownHandler {
             while !ended, let message = await messages.next() {
                 var buffer = ByteBuffer()
                 switch message {
@@ -59,13 +80,9 @@ struct EventStreamBody: Sendable {
                 }
                 if buffer.readableBytes > 0 { try await writer.write(buffer) }
             }
-        } catch {
-            await tails.unsubscribe(subscription.id, from: tail)
-            throw error
+        } onGracefulShutdown: {
+            tail.unsubscribe(id)
         }
-        await tails.unsubscribe(subscription.id, from: tail)
-        try await writer.finish(nil)
-        withExtendedLifetime(permit) {}
     }
 
     /// Writes the retained events after `start` (up to `end` when given);

@@ -1,0 +1,58 @@
+import Foundation
+import Hummingbird
+import WarmerInput
+
+/// What `GET /v1/cache` asks for: the URL as enqueued, the processing spec of
+/// a processed variant (none for the original data), whether a miss is
+/// warmed here, and the cache key they give (`CacheKey`, as `warmer cache get`).
+struct CacheQuery: Sendable {
+    /// The most bytes a URL may have (the intake documents' limit).
+    static let maxURLLength = 8192
+
+    /// The URL, exactly as given.
+    let text: String
+    /// The URL, parsed: absolute http(s) with a host.
+    let url: URL
+    /// The processing of the variant; `nil` for the original data.
+    let processing: ProcessingSpec?
+    /// Whether a miss is loaded here (`warm=1`).
+    let warm: Bool
+    /// The disk cache key.
+    let key: String
+
+    /// Reads and checks the query of `request`.
+    /// - Throws: a 400 `Problem` naming what is wrong.
+    init(_ request: Request) throws {
+        let parameters = request.uri.queryParameters
+        guard let text = parameters["url"].map(String.init), !text.isEmpty else {
+            throw Problem.badRequest("url is required: the image URL exactly as enqueued, percent-encoded")
+        }
+        guard text.utf8.count <= Self.maxURLLength else {
+            throw Problem.badRequest("url is longer than \(Self.maxURLLength) bytes")
+        }
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              let host = url.host, !host.isEmpty else {
+            throw Problem.badRequest("url must be an absolute http or https URL")
+        }
+        var processing: ProcessingSpec?
+        if let spec = parameters["processing"].map(String.init) {
+            guard spec.utf8.count <= ProcessingSpec.maxLength else {
+                throw Problem.badRequest("processing is longer than \(ProcessingSpec.maxLength) bytes")
+            }
+            do {
+                processing = try ProcessingSpec(parsing: spec)
+            } catch {
+                throw Problem.badRequest("processing: \(error.description)")
+            }
+        }
+        switch parameters["warm"] {
+        case nil, "0"?: warm = false
+        case "1"?: warm = true
+        default: throw Problem.badRequest("warm must be 0 or 1")
+        }
+        self.text = text
+        self.url = url
+        self.processing = processing
+        key = CacheKey.of(text, processing: processing)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Hummingbird
+import PipelineEngine
+
+/// `GET /v1/cache?url=…[&processing=…][&warm=1]` (and `HEAD`): a warmed
+/// image's bytes from this process's cache folder, found by the key
+/// `warmer cache get` uses (`CacheKey`); with `warm=1` a miss is loaded
+/// here first (`CacheWarmer`). docs/http-api.md, "Cached images: GET /v1/cache".
+struct CacheRoutes: Sendable {
+    /// Opens entries and knows their tags.
+    let reader: CacheReader
+    /// Loads misses for `warm=1`.
+    let warmer: CacheWarmer
+    /// The `Cache-Control` of an image answer.
+    let cacheControl: String
+
+    func add(to router: Router<ServerContext>) {
+        router.get("v1/cache") { request, _ in
+            try await answer(request)
+        }
+        // (The router makes no HEAD route from a GET one by itself.)
+        router.head("v1/cache") { request, _ in
+            try await answer(request)
+        }
+    }
+
+    /// The answer to one request.
+    func answer(_ request: Request) async throws -> Response {
+        let query = try CacheQuery(request)
+        var entry = try await reader.entry(for: query.key)
+        if entry == nil, query.warm {
+            try await warmer.warm(query)
+            entry = try await reader.entry(for: query.key)
+        }
+        guard let entry else { throw Problem.notCached(query.text) }
+        return try CacheResponse.answer(request, entry: entry, cacheControl: cacheControl)
+    }
+}
+
+extension CacheRoutes {
+    /// How long a client or proxy may reuse an answer without asking again.
+    static let maxAge = 3600
+
+    /// The routes over the cache folder and pipeline settings of `warmer
+    /// serve` (`--cache-dir`, the pipeline and network settings, `job-timeout`,
+    /// `warm-concurrency`).
+    init(settings: ResolvedSettings) throws {
+        let dataCache = try settings.makeDataCache()
+        let pipeline = ImagePipeline(configuration: settings.pipelineConfiguration(
+            dataLoader: DataLoader(configuration: settings.loaderConfiguration()), dataCache: dataCache))
+        let concurrency = settings[Settings.warmConcurrency]
+        reader = CacheReader(dataCache: dataCache)
+        warmer = CacheWarmer(pipeline: pipeline, timeLimit: settings.jobTimeout, concurrency: concurrency,
+                             maxWaiting: max(64, 16 * concurrency))
+        // With tokens, reads are not public: keep shared caches from handing
+        // the bytes to callers without one.
+        let visibility = settings.serverSettings.tokens.isEmpty ? "public" : "private"
+        cacheControl = "\(visibility), max-age=\(Self.maxAge)"
+    }
+}
