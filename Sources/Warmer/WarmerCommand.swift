@@ -10,7 +10,7 @@ struct WarmerCommand: AsyncParsableCommand {
         discussion: "Producers enqueue batches of image URLs; workers claim them by priority, download them into the disk cache and publish every job's lifecycle events. See docs/ for the wire format and the cache layout.",
         version: WarmerVersion.current,
         subcommands: [
-            WorkerCommand.self, EnqueueCommand.self, WatchCommand.self, StatusCommand.self,
+            WorkerCommand.self, EnqueueCommand.self, WatchCommand.self, StatusCommand.self, BatchesCommand.self,
             CancelCommand.self, PriorityCommand.self, PauseCommand.self, ResumeCommand.self, DeadCommand.self,
             WorkersCommand.self, WarmCommand.self, ServeCommand.self, CacheCommand.self, SettingsCommand.self,
         ]

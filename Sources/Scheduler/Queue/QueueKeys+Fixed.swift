@@ -4,7 +4,7 @@ extension QueueKeys {
     /// in its `-- @keys` line and reads them as `K.<name>` (see `QueueScript`).
     enum Fixed: String, CaseIterable, Sendable {
         case intake, pendingIntake, queue, delayed, leases, sequence, clock, work, events, control
-        case commands, pendingCommands, applyingCommand, dead, batches, config, workers
+        case commands, pendingCommands, applyingCommand, dead, batches, config, workers, metrics, metricsSeconds
 
         /// What follows the queue's prefix (`warmer:{NAME}:`): the wire format's name of the key.
         var suffix: String {
@@ -13,6 +13,7 @@ extension QueueKeys {
             case .sequence: "seq"
             case .pendingCommands: "commands:pending"
             case .applyingCommand: "commands:applying"
+            case .metricsSeconds: "metrics:seconds"
             default: rawValue
             }
         }

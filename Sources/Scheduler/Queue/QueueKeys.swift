@@ -57,6 +57,10 @@ public struct QueueKeys: Sendable, Hashable {
     public var config: String { self[.config] }
     /// Sorted set of live worker ids, scored by when their record expires (ms since the epoch).
     public var workers: String { self[.workers] }
+    /// Hash of the current second's throughput (`second`, `completed`, `failed`, `bytes`).
+    public var metrics: String { self[.metrics] }
+    /// List of the last 900 finished seconds' throughput, newest first: `SECOND COMPLETED FAILED BYTES`.
+    public var metricsSeconds: String { self[.metricsSeconds] }
 
     /// The key `fixed` of this queue.
     subscript(fixed: Fixed) -> String { prefix + fixed.suffix }
@@ -69,6 +73,8 @@ public struct QueueKeys: Sendable, Hashable {
     public func batchEvents(_ id: String) -> String { prefix + "batch:" + id + ":events" }
     /// Set of the ids of batch `id`'s jobs that have not ended.
     public func batchJobs(_ id: String) -> String { prefix + "batch:" + id + ":jobs" }
+    /// List of batch `id`'s last 1,000 failed and dead-lettered jobs, newest first (JSON entries).
+    public func batchFailures(_ id: String) -> String { prefix + "batch:" + id + ":failures" }
     /// Hash holding worker `id`'s heartbeat record.
     public func worker(_ id: String) -> String { prefix + "worker:" + id }
 }

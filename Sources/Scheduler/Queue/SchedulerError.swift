@@ -12,6 +12,8 @@ public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible 
     case batchNotFound(String)
     /// A batch needs at least one URL.
     case emptyBatch
+    /// A batch listing's cursor that no page gave (`JobQueue.batches(limit:before:)`).
+    case invalidCursor(String)
     /// A job time limit outside `JobQueue.timeoutRange`, or not whole seconds.
     case invalidTimeout(Duration)
     /// An intake document the queue refuses (`JobQueue.submit`): the code
@@ -53,6 +55,7 @@ public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible 
         case .leaseLost(let id): "Lost the lease of job \(id): another worker owns it now"
         case .batchNotFound(let id): "No batch '\(id)' in this queue"
         case .emptyBatch: "A batch needs at least one URL"
+        case .invalidCursor(let cursor): "Invalid batch cursor '\(cursor)': pass the 'next' of a previous page"
         case .invalidTimeout(let timeout):
             "Invalid job timeout \(timeout): use whole seconds from \(JobQueue.timeoutRange.lowerBound) to \(JobQueue.timeoutRange.upperBound)"
         case .invalidDocument(let code, let message): "\(code): \(message)"

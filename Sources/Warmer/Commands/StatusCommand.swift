@@ -2,11 +2,18 @@ import ArgumentParser
 import Foundation
 import Scheduler
 
-/// `warmer status [BATCH]`: a batch's counters, or the queue's state, as JSON.
+/// `warmer status [BATCH]`: a batch's counters (or failures), the queue's
+/// state, throughput or one job, as JSON.
 struct StatusCommand: AsyncParsableCommand, ConfiguredCommand {
     static let configuration = CommandConfiguration(
         commandName: "status",
-        abstract: "Print a batch's counters, or without a batch the queue's state, as JSON."
+        abstract: "Print a batch's counters, or without a batch the queue's state, as JSON.",
+        discussion: """
+            With --failures, the batch's failed and dead-lettered jobs instead (newest first, the last 1,000 kept): \
+            a JSON array of {job, url, state, error, message, at}. Without a batch, --throughput prints the jobs \
+            the queue ended per second over the last --seconds (at most 900), and --job ID one job's record. \
+            See docs/operations.md.
+            """
     )
 
     @OptionGroup var general: GeneralOptions
@@ -16,33 +23,81 @@ struct StatusCommand: AsyncParsableCommand, ConfiguredCommand {
     @Argument(help: "The batch id; without it, the queue's queued/active/delayed/dead counts, intake backlog, pause and live workers.")
     var batch: String?
 
+    @Flag(help: "With a batch: its failed and dead-lettered jobs with their reasons, newest first.")
+    var failures = false
+
+    @Option(help: ArgumentHelp("With --failures: how many to print, 1-1000.", valueName: "n"))
+    var limit: Int?
+
+    @Flag(help: "Without a batch: jobs completed and failed and bytes completed per second, oldest first.")
+    var throughput = false
+
+    @Option(help: ArgumentHelp("With --throughput: the seconds to cover, 1-900 (default 900), the current one included.", valueName: "n"))
+    var seconds: Int?
+
+    @Option(help: ArgumentHelp("Without a batch: print this job's record instead.", valueName: "id"))
+    var job: String?
+
     static let settingCommand = SettingCommand.status
 
     var settingFlags: GivenFlags { redis.givenFlags.merging(wait.givenFlags) }
+
+    func validate() throws {
+        if batch != nil, throughput || job != nil { throw ValidationError("--throughput and --job take no batch id") }
+        if throughput, job != nil { throw ValidationError("Give --throughput or --job, not both") }
+        if failures, batch == nil { throw ValidationError("--failures needs a batch id") }
+        if limit != nil, !failures { throw ValidationError("--limit goes with --failures") }
+        if seconds != nil, !throughput { throw ValidationError("--seconds goes with --throughput") }
+        if let limit, !(1...1_000).contains(limit) {
+            throw ValidationError("--limit must be a whole number from 1 to 1000, not \(limit)")
+        }
+        if let seconds, !(1...QueueThroughput.maximumSeconds).contains(seconds) {
+            throw ValidationError("--seconds must be a whole number from 1 to \(QueueThroughput.maximumSeconds), not \(seconds)")
+        }
+    }
 
     func run() async throws {
         let settings = try await resolveSettings()
         settings.bootstrapLogging()
         let queue = try settings.makeQueue()
+        let patience = settings.redisPatience
         let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        let data = if let batch {
-            try Self.withUTCTimes(encoder.encode(
-                try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.status(ofBatch: batch) }))
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data: Data
+        if let batch, failures {
+            let limit = limit ?? 100
+            data = try encoder.encode(try await patience.run { () async throws(SchedulerError) in
+                try await queue.failures(ofBatch: batch, limit: limit)
+            })
+        } else if let batch {
+            data = try Self.withUTCTimes(encoder.encode(
+                try await patience.run { () async throws(SchedulerError) in try await queue.status(ofBatch: batch) }))
+        } else if throughput {
+            let seconds = seconds ?? QueueThroughput.maximumSeconds
+            data = try encoder.encode(try await patience.run { () async throws(SchedulerError) in
+                try await queue.throughput(seconds: seconds)
+            })
+        } else if let job {
+            guard let record = try await patience.run({ () async throws(SchedulerError) in try await queue.job(id: job) }) else {
+                throw WarmerError.jobNotFound(job)
+            }
+            data = try Self.withUTCTimes(encoder.encode(record), keys: ["enqueuedAt", "claimedAt", "finishedAt"])
         } else {
-            try encoder.encode(try await settings.redisPatience.run { () async throws(SchedulerError) in try await queue.statistics() })
+            data = try encoder.encode(try await patience.run { () async throws(SchedulerError) in try await queue.statistics() })
         }
         Console.write(String(decoding: data, as: UTF8.self) + "\n")
     }
 
     /// Adds, beside each epoch-millisecond time of a batch (`createdAt`,
-    /// `finishedAt`, `cancelledAt`), the same instant in ISO 8601 UTC
-    /// (`createdAtUTC`: `2026-11-25T13:30:00.123Z`), for people reading it.
+    /// `finishedAt`, `cancelledAt`) or of `keys`, the same instant in ISO
+    /// 8601 UTC (`createdAtUTC`: `2026-11-25T13:30:00.123Z`), for people
+    /// reading it.
     static func withUTCTimes(
-        _ json: Data, options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys]
+        _ json: Data, keys: [String] = ["createdAt", "finishedAt", "cancelledAt"],
+        options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     ) throws -> Data {
         guard var object = try JSONSerialization.jsonObject(with: json) as? [String: Any] else { return json }
-        for key in ["createdAt", "finishedAt", "cancelledAt"] {
+        for key in keys {
             guard let milliseconds = (object[key] as? NSNumber)?.int64Value,
                   let text = UTCTime.text(milliseconds: milliseconds) else { continue }
             object[key + "UTC"] = text

@@ -9,6 +9,8 @@ extension Settings {
     static let perInvocationFlags: [SettingCommand: [String]] = [
         .enqueue: ["priority", "destination", "batch", "timeout"] + processingFlags,
         .watch: ["batch", "json"],
+        .status: ["failures", "limit", "throughput", "seconds", "job"],
+        .batches: ["limit", "before", "json"],
         .workers: ["json"],
         .cancel: ["job"],
         .priority: ["batch", "job"],

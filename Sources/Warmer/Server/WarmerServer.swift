@@ -35,7 +35,9 @@ struct WarmerServer {
         BatchRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         JobRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         DeadLetterRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
-        EventRoutes(queues: queues, tails: tails, permits: EventStreamPermits(limit: settings.maxEventStreams)).add(to: router)
+        let permits = EventStreamPermits(limit: settings.maxEventStreams)
+        EventRoutes(queues: queues, tails: tails, permits: permits).add(to: router)
+        ReadRoutes(queues: queues, permits: permits).add(to: router)
         cache.add(to: router)
         return router
     }

@@ -15,6 +15,8 @@ enum WarmerError: Error, CustomStringConvertible {
     case noCacheFolder(String)
     /// `dead retry`/`dead purge` ids that are no dead letters.
     case unknownDeadLetters([String])
+    /// `status --job ID` of a job the queue does not hold.
+    case jobNotFound(String)
 
     var description: String {
         switch self {
@@ -27,6 +29,7 @@ enum WarmerError: Error, CustomStringConvertible {
         case .cacheFolderIsAFile(let path): "The cache folder \(path) is a file, not a folder (--cache-dir, WARMER_CACHE_DIR)"
         case .noCacheFolder(let path): "No cache folder at \(path) (--cache-dir, WARMER_CACHE_DIR): nothing is cached there"
         case .unknownDeadLetters(let ids): "Not dead-lettered in this queue (see `warmer dead list`): \(ids.joined(separator: ", "))"
+        case .jobNotFound(let id): "No job '\(id)' in this queue (never created, or expired after its retention)"
         }
     }
 }

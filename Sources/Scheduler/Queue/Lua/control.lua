@@ -125,7 +125,7 @@ local function retryDeadLetters(ids, at)
           if redis.call('EXISTS', bkey) == 1 then
             redis.call('HINCRBY', bkey, job.state, -(job.counts[b] or 1))
             redis.call('HDEL', bkey, 'finishedAt')
-            for _, suffix in ipairs({ '', ':events', ':jobs' }) do redis.call('PERSIST', bkey .. suffix) end
+            for _, suffix in ipairs(BATCH_SUFFIXES) do redis.call('PERSIST', bkey .. suffix) end
             redis.call('SADD', bkey .. ':jobs', id)
           end
         end

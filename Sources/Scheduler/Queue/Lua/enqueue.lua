@@ -3,7 +3,7 @@
 --
 -- @include jobs
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake sequence clock work events control dead batches
+-- @keys queue delayed leases intake sequence clock work events control dead batches metrics metricsSeconds
 --
 -- ARGV, after the queue context (queue.lua):
 --   batch        the batch's id (created with the first chunk)

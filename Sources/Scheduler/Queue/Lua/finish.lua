@@ -3,7 +3,7 @@
 --
 -- @include work
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches config
+-- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches config metrics metricsSeconds
 --
 -- ARGV, after the queue context (queue.lua):
 --   id         the job's id
@@ -26,6 +26,8 @@
 -- (`completed`, `failed`, `deadLettered`, `cancelled`, with `source`,
 -- `bytes`, `error`, `message` when given) in each of its batches, then
 -- `batchCompleted` for a batch this finishes; then those of claim.lua.
+-- A job's end also counts in the queue's throughput (`metrics`) and, failed
+-- or dead, in its batches' failure lists (finalize in queue.lua).
 local id, token, state, worker, source, bytes, code, message, delay, claimNext = unpack(ARGV, FIRST, FIRST + 9)
 message = masked(message)
 delay, claimNext = tonumber(delay), tonumber(claimNext)

@@ -34,7 +34,7 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
     redis.call('HINCRBY', key, 'total', addToTotal)
     -- Appending to a finished batch reopens it.
     redis.call('HDEL', key, 'finishedAt')
-    for _, suffix in ipairs({ '', ':events', ':jobs' }) do redis.call('PERSIST', key .. suffix) end
+    for _, suffix in ipairs(BATCH_SUFFIXES) do redis.call('PERSIST', key .. suffix) end
   end
   local jobsKey = key .. ':jobs'
   local band = BANDS[priority]

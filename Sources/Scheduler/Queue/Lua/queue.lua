@@ -16,7 +16,8 @@
 --   ARGV[7] agingMs         the wait one priority band is worth, in ms (0: strict)
 --
 -- K: the queue's fixed keys the script declared, by name (`K.queue`,
--- `K.leases`…; `QueueKeys.Fixed` in Swift holds the layout).
+-- `K.leases`…; `QueueKeys.Fixed` in Swift holds the layout). A script that
+-- may end a job (finalize) declares `metrics` and `metricsSeconds`.
 local Q = {
   prefix = ARGV[1], maxEvents = ARGV[2], maxBatchEvents = ARGV[3], retention = tonumber(ARGV[4]),
   leaseMs = tonumber(ARGV[5]), maxStalls = tonumber(ARGV[6]), agingMs = tonumber(ARGV[7]),
@@ -28,6 +29,12 @@ local WAKE = 'wake'
 local BANDS = { veryHigh = 0, high = 1, normal = 2, low = 3, veryLow = 4 }
 -- With aging off, a band is worth ~31 years of waiting: strict priorities.
 local STRICT_BAND = 1000000000000000
+-- The keys of a batch beside its hash, which expire with it once it finished.
+local BATCH_SUFFIXES = { '', ':events', ':jobs', ':failures' }
+-- Failures a batch keeps in its `:failures` list (the newest).
+local BATCH_FAILURES = 1000
+-- Finished seconds of throughput kept in `metricsSeconds` (15 minutes).
+local METRICS_SECONDS = 900
 
 local function now()
   local time = redis.call('TIME')
@@ -143,11 +150,18 @@ local COUNTERS = { completed = 2, failed = 3, cancelled = 4, dead = 5 }
 -- Adds `count` to the batch's `counter` (nothing when `count` is 0), then
 -- marks the batch finished and publishes `batchCompleted` once its counters
 -- add up to its total; a finished batch expires after the retention.
+-- `failure` (JSON, or nil) goes to the head of the batch's `:failures` list,
+-- which keeps the newest BATCH_FAILURES.
 -- Returns false when the batch no longer exists.
-local function countInBatch(batch, counter, count, at)
+local function countInBatch(batch, counter, count, at, failure)
   local key = batchKey(batch)
   local c = redis.call('HMGET', key, 'total', 'completed', 'failed', 'cancelled', 'dead', 'finishedAt')
   if not c[1] then return false end
+  if failure then
+    redis.call('LPUSH', key .. ':failures', failure)
+    redis.call('LTRIM', key .. ':failures', 0, BATCH_FAILURES - 1)
+    if c[6] then redis.call('EXPIRE', key .. ':failures', Q.retention) end
+  end
   if count ~= 0 then
     c[COUNTERS[counter]] = tostring(redis.call('HINCRBY', key, counter, count))
   end
@@ -157,22 +171,22 @@ local function countInBatch(batch, counter, count, at)
   redis.call('HSET', key, 'finishedAt', integer(at))
   emit(batch, { 'v', '1', 'type', 'batchCompleted', 'ts', integer(at), 'total', c[1], 'completed', c[2] or '0',
     'failed', c[3] or '0', 'cancelled', c[4] or '0', 'dead', c[5] or '0' }, true)
-  for _, suffix in ipairs({ '', ':events', ':jobs' }) do redis.call('EXPIRE', key .. suffix, Q.retention) end
+  for _, suffix in ipairs(BATCH_SUFFIXES) do redis.call('EXPIRE', key .. suffix, Q.retention) end
   -- The index of batches forgets those created longer ago than the retention.
   redis.call('ZREMRANGEBYSCORE', K.batches, '-inf', '(' .. integer(at - Q.retention * 1000))
   return true
 end
 
 -- Counts the job's outcome in every batch it serves and publishes `fields`
--- (an event without `batch`) to each.
-local function countInBatches(job, counter, fields, at)
+-- (an event without `batch`) to each; `failure` as countInBatch.
+local function countInBatches(job, counter, fields, at, failure)
   for _, batch in ipairs(job.batches) do
     redis.call('SREM', batchKey(batch) .. ':jobs', job.id)
     -- The event goes first, so that `batchCompleted` is the batch's last.
     -- (A live job's batch exists; should its hash have been deleted by
     -- hand, the stream just created for the event goes too.)
     emit(batch, fields, true)
-    if not countInBatch(batch, counter, job.counts[batch] or 1, at) then
+    if not countInBatch(batch, counter, job.counts[batch] or 1, at, failure) then
       redis.call('DEL', batchKey(batch) .. ':events')
     end
   end
@@ -186,9 +200,40 @@ local function deadLetter(id, at)
   redis.call('ZREMRANGEBYSCORE', K.dead, '-inf', '(' .. integer(at - Q.retention * 1000))
 end
 
+-- Counts a job's end in the throughput of the second `at` falls in: the
+-- current second's counts are the hash K.metrics (`second`, `completed`,
+-- `failed` — failed and dead —, `bytes`); a job ending in a later second
+-- first pushes the finished one onto K.metricsSeconds as
+-- `SECOND COMPLETED FAILED BYTES`, newest first, METRICS_SECONDS kept.
+-- Seconds without job ends have no entry. A clock that goes back (a
+-- failover) counts in the current second. Cancelled jobs are not counted.
+local function countThroughput(state, bytes, at)
+  local counter = state == 'completed' and 'completed' or ((state == 'failed' or state == 'dead') and 'failed')
+  if not counter then return end
+  local second = math.floor(at / 1000)
+  local m = redis.call('HMGET', K.metrics, 'second', 'completed', 'failed', 'bytes')
+  local current = tonumber(m[1])
+  if not current or second > current then
+    if current then
+      redis.call('LPUSH', K.metricsSeconds, m[1] .. ' ' .. (m[2] or '0') .. ' ' .. (m[3] or '0') .. ' ' .. (m[4] or '0'))
+      redis.call('LTRIM', K.metricsSeconds, 0, METRICS_SECONDS - 1)
+    end
+    redis.call('HSET', K.metrics, 'second', integer(second), 'completed', 0, 'failed', 0, 'bytes', 0)
+  end
+  redis.call('HINCRBY', K.metrics, counter, 1)
+  if bytes and string.find(bytes, '^%d+$') and bytes ~= '0' then redis.call('HINCRBY', K.metrics, 'bytes', bytes) end
+end
+
+-- The entry of a failed or dead job in its batches' `:failures` lists.
+local function failureEntry(job, state, at, code, message)
+  return cjson.encode({ job = job.id, url = masked(job.url or ''), state = state, error = code or '',
+    message = message or '', at = at })
+end
+
 -- Ends a job for good: `completed`, `failed`, `dead` or `cancelled`.
--- Failed and dead jobs also go to the dead-letter set; every ended job
--- expires after the retention.
+-- Failed and dead jobs also go to the dead-letter set and their batches'
+-- failure lists; every ended job expires after the retention. Counts the
+-- end in the queue's throughput (countThroughput).
 local function finalize(job, state, at, worker, extra)
   local key = jobKey(job.id)
   if job.state == 'queued' then
@@ -205,11 +250,22 @@ local function finalize(job, state, at, worker, extra)
   if state == 'cancelled' then worker = nil end
   local eventType = state == 'dead' and 'deadLettered' or state
   local fields = append(jobEvent(job, eventType, at, worker), extra or {})
+  local code, message, bytes
   for i = 1, #fields - 1, 2 do
-    if fields[i] == 'error' then redis.call('HSET', key, 'error', fields[i + 1]) end
-    if fields[i] == 'message' then redis.call('HSET', key, 'message', fields[i + 1]) end
+    local field = fields[i]
+    if field == 'error' then
+      code = fields[i + 1]
+      redis.call('HSET', key, 'error', code)
+    elseif field == 'message' then
+      message = fields[i + 1]
+      redis.call('HSET', key, 'message', message)
+    elseif field == 'bytes' then
+      bytes = fields[i + 1]
+    end
   end
-  countInBatches(job, state, fields, at)
+  local failure = (state == 'failed' or state == 'dead') and failureEntry(job, state, at, code, message) or nil
+  countInBatches(job, state, fields, at, failure)
+  countThroughput(state, bytes, at)
   if state == 'failed' or state == 'dead' then deadLetter(job.id, at) end
   redis.call('EXPIRE', key, Q.retention)
 end
