@@ -12,11 +12,13 @@
 #   make bench-hostile     16 concurrent 100-megapixel decodes against the memory budget; lying JPEGs
 #   make bench-overhead    logging at info + metrics + HTTP server on vs off: queue jobs/s and disk warming
 #   make bench-startup     a command's start-up with libvips loaded on demand (dlopen) vs at start
+#   make bench-serve       warmer serve: POST of a 10,000-URL batch vs warmer enqueue; 200 SSE watchers'
+#                          cost to the worker's jobs/s; GET /v1/cache vs nginx (wrk)
 #   make test-asan / test-tsan   the test suite under AddressSanitizer / ThreadSanitizer (docs/testing.md)
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile bench-overhead bench-startup build release clean
+.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile bench-overhead bench-startup bench-serve build release clean
 
 demo:
 	scripts/demo.sh
@@ -63,6 +65,9 @@ bench-overhead:
 
 bench-startup:
 	bench/startup.sh
+
+bench-serve:
+	bench/serve.sh
 
 build:
 	swift build

@@ -9,11 +9,6 @@ import Yams
 /// running server finding no 5xx and nothing off the contract.
 @Suite("Serve contract")
 struct ServeContractTests {
-    /// Operations of the contract other helpers are building (issue 14):
-    /// each must still be unserved, so that the one who adds it takes it off
-    /// this list and the comparison below covers it.
-    static let pending: Set<String> = []
-
     /// `METHOD /path` of every operation in docs/openapi.yaml.
     static func documentedOperations() throws -> Set<String> {
         let text = try String(contentsOf: TestEnvironment.repositoryRoot.appendingPathComponent("docs/openapi.yaml"), encoding: .utf8)
@@ -29,11 +24,8 @@ struct ServeContractTests {
         let served = Set(try WarmerServer.routeList())
         let documented = try Self.documentedOperations()
         #expect(served.subtracting(documented).isEmpty, "served but not in docs/openapi.yaml: \(served.subtracting(documented).sorted())")
-        let missing = documented.subtracting(served).subtracting(Self.pending)
+        let missing = documented.subtracting(served)
         #expect(missing.isEmpty, "in docs/openapi.yaml but not served: \(missing.sorted())")
-        let landed = Self.pending.intersection(served)
-        #expect(landed.isEmpty, "served now: take them off ServeContractTests.pending: \(landed.sorted())")
-        #expect(Self.pending.isSubset(of: documented), "pending operations the contract does not have")
     }
 
     @Test func theServerServesTheContractItWasBuiltWith() async throws {

@@ -63,22 +63,15 @@ struct EventStreamBody: Sendable {
         var messages = subscription.messages.makeAsyncIterator()
         try await withGracefulShutdownHandler {
             while !ended, let message = await messages.next() {
-                var buffer = ByteBuffer()
                 switch message {
                 case .idle:
-                    buffer = ServerSentEvent.keepAlive
-                case .events(let read):
-                    for event in read {
-                        guard let id = event.streamID.flatMap({ StreamID($0) }), id > last else { continue }
-                        ServerSentEvent.encode(event, into: &buffer)
-                        last = id
-                        if batch != nil, event.kind == .batchCompleted {
-                            ended = true
-                            break
-                        }
-                    }
+                    try await writer.write(ServerSentEvent.keepAlive)
+                case .events(let encoded):
+                    guard let (bytes, lastID, completes) = encoded.slice(after: last, endingAtCompletion: batch != nil) else { continue }
+                    try await writer.write(bytes)
+                    last = lastID
+                    ended = completes
                 }
-                if buffer.readableBytes > 0 { try await writer.write(buffer) }
             }
         } onGracefulShutdown: {
             tail.unsubscribe(id)

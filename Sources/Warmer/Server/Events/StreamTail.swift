@@ -15,11 +15,17 @@ import Synchronization
 /// messages behind is dropped (its stream ends) rather than holding
 /// memory for it: its client reconnects with `Last-Event-ID` and catches
 /// up from the history.
+///
+/// While events flow, the reader pauses `coalescing` after each read, so
+/// that the next one brings many events at once: subscribers then write a
+/// few large chunks a second rather than one small one per event (with 200
+/// watchers of a busy batch, those writes, not Redis, were the cost). Events
+/// reach clients at most that much later.
 final class StreamTail: Sendable {
     /// What a subscriber receives.
     enum Message: Sendable {
-        /// Events read, oldest first.
-        case events([JobEvent])
+        /// Events read, oldest first, framed once for every subscriber.
+        case events(EncodedEvents)
         /// Nothing arrived for a keep-alive interval.
         case idle
     }
@@ -43,6 +49,7 @@ final class StreamTail: Sendable {
     private let batch: String?
     private let client: RedisClient
     private let keepAlive: Duration
+    private let coalescing: Duration
     private let bufferLimit: Int
     private let logger: Logger
     private let state: Mutex<State>
@@ -51,11 +58,12 @@ final class StreamTail: Sendable {
     /// A reader of `batch`'s stream (the queue's when `nil`) from after
     /// `start`, reading with `client` (its own: XREAD BLOCK holds it).
     init(events: EventStream, batch: String?, after start: StreamID, client: RedisClient, keepAlive: Duration,
-         bufferLimit: Int = 256, logger: Logger) {
+         coalescing: Duration = .milliseconds(100), bufferLimit: Int = 256, logger: Logger) {
         self.events = events
         self.batch = batch
         self.client = client
         self.keepAlive = keepAlive
+        self.coalescing = coalescing
         self.bufferLimit = bufferLimit
         self.logger = logger
         self.state = Mutex(State(lastID: start))
@@ -101,13 +109,23 @@ final class StreamTail: Sendable {
     /// Subscribers now.
     var subscriberCount: Int { state.withLock { $0.subscribers.count } }
 
+    /// The most events one read brings.
+    private static let readCount = 10_000
+
     private func read() async {
         while !Task.isCancelled {
             let after = state.withLock { $0.lastID }
             do {
-                let read = try await events.read(batch: batch, after: .after(after.description), timeout: keepAlive, count: 1000,
-                                                 using: client)
-                deliver(read.isEmpty ? .idle : .events(read), lastID: read.last?.streamID.flatMap { StreamID($0) })
+                let read = try await events.read(batch: batch, after: .after(after.description), timeout: keepAlive,
+                                                 count: Self.readCount, using: client)
+                guard !read.isEmpty else {
+                    deliver(.idle, lastID: nil)
+                    continue
+                }
+                let encoded = EncodedEvents(read)
+                deliver(.events(encoded), lastID: encoded.lastID)
+                // A full read means more are waiting: read on at once.
+                if read.count < Self.readCount { try? await Task.sleep(for: coalescing) }
             } catch {
                 logger.warning("event stream read failed; retrying", metadata: ["batch": "\(batch ?? "")", "error": "\(error)"])
                 deliver(.idle, lastID: nil)
