@@ -99,9 +99,10 @@ let package = Package(
                 // `serve` keeps its bearer tokens as SHA-256 digests (BearerTokens).
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            // `serve` answers GET /openapi.yaml with its contract, compiled in
-            // (docs/openapi.yaml links to it): see `ServerRoutes`.
-            resources: [.embedInCode("Server/Contract")]
+            // `serve` answers GET /openapi.yaml with its contract, and serves the
+            // dashboard's HTML, CSS and JavaScript, all compiled in as
+            // `PackageResources.<file>_<extension>`: see `ServerRoutes`, `DashboardAsset`.
+            resources: [.embedInCode("Server/Contract"), .embedInCode("Server/Dashboard/Assets")]
         ),
 
         // The properties the fuzzers check, shared with the test that replays their corpus.

@@ -27,6 +27,9 @@ set -euo pipefail
 #                         origin (standard library only). Any python3 on PATH is
 #                         enough (pyenv, a CI image's own...); the Debian package
 #                         is installed only when there is none.
+#   chromium              headless browser for the dashboard's real-browser test
+#   chromium-driver       its WebDriver (chromedriver), which Selenium drives
+#                         (scripts/dashboard-check.py, DashboardBrowserTests)
 REQUIRED_PACKAGES=(
   libcurl4-openssl-dev
   libhiredis-dev
@@ -38,6 +41,8 @@ REQUIRED_PACKAGES=(
   make
   iproute2
   python3
+  chromium
+  chromium-driver
 )
 
 log() { echo "bootstrap: $*" >&2; }

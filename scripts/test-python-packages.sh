@@ -9,12 +9,15 @@
 #   redis              redis-py, the client a Python service would use:
 #                      scripts/integrator-check.py plays such a service
 #                      from the docs alone (IntegratorTests)
+#   selenium           drives headless Chromium (Debian's chromium and
+#                      chromium-driver, from scripts/bootstrap.sh) through the
+#                      dashboard: scripts/dashboard-check.py (DashboardBrowserTests)
 set -euo pipefail
 
 log() { echo "test-python-packages: $*" >&2; }
 
 # REQUIREMENT=MODULE when the module imported is named otherwise.
-PYTHON_PACKAGES=(prometheus_client==0.26.0 redis==5.2.1 openapi-core==0.23.1=openapi_core schemathesis==4.32.5)
+PYTHON_PACKAGES=(prometheus_client==0.26.0 redis==5.2.1 openapi-core==0.23.1=openapi_core schemathesis==4.32.5 selenium==4.50.0)
 missing_python=()
 for entry in "${PYTHON_PACKAGES[@]}"; do
   requirement=${entry%=*}
