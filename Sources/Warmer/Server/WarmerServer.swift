@@ -31,6 +31,7 @@ struct WarmerServer {
         }
         router.add(middleware: AccessMiddleware(tokens: settings.tokens))
         ServerRoutes(probeClient: probeClient).add(to: router)
+        DashboardRoutes(defaultQueue: settings.defaultQueue).add(to: router)
         QueueRoutes(queues: queues).add(to: router)
         BatchRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         JobRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)

@@ -1,0 +1,47 @@
+import Crypto
+import Hummingbird
+
+/// The live dashboard (docs/dashboard.md): its page at `/`, `/ui` and
+/// `/ui/`, its files at `/ui/NAME`, all compiled into the binary
+/// (`DashboardAsset`). They need no token (they hold no data; the page asks
+/// for one before its first read). Each answer carries an `ETag` (the
+/// file's digest), so a browser revalidates instead of downloading again.
+struct DashboardRoutes {
+    /// The queue the page opens when the address names none (`--queue`).
+    let defaultQueue: String
+
+    func add(to router: Router<ServerContext>) {
+        // ("ui" serves "/ui/" too: the router ignores a trailing slash.)
+        for path in ["/", "ui"] {
+            router.get(RouterPath(path)) { request, _ in
+                // The page reads its queue from `?queue=`: name the configured one.
+                if request.uri.queryParameters["queue"] == nil, defaultQueue != "default" {
+                    return Response(status: .found, headers: [.location: "/?queue=" + defaultQueue])
+                }
+                return try Self.answer(request, name: "")
+            }
+        }
+        router.get("ui/:asset") { request, context in
+            try Self.answer(request, name: context.pathParameter("asset"))
+        }
+    }
+
+    /// File `name` with its content type and tag, or a 304 when the
+    /// request's `If-None-Match` has the tag.
+    private static func answer(_ request: Request, name: String) throws -> Response {
+        guard let asset = DashboardAsset.named(name) else { throw Problem.notFound(request.uri.path) }
+        let tag = tags[name.isEmpty ? DashboardAsset.page : name] ?? ""
+        if let given = request.headers[.ifNoneMatch], given.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == tag }) {
+            return Response(status: .notModified, headers: [.eTag: tag])
+        }
+        return Response(
+            status: .ok,
+            headers: [.contentType: asset.contentType, .eTag: tag, .cacheControl: "no-cache", .init("X-Content-Type-Options")!: "nosniff"],
+            body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+    }
+
+    /// Each file's strong tag: its SHA-256, computed once.
+    private static let tags: [String: String] = DashboardAsset.all.mapValues { asset in
+        "\"" + SHA256.hash(data: asset.bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+    }
+}
