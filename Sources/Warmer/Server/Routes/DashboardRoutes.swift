@@ -36,7 +36,7 @@ struct DashboardRoutes {
         }
         return Response(
             status: .ok,
-            headers: [.contentType: asset.contentType, .eTag: tag, .cacheControl: "no-cache", .init("X-Content-Type-Options")!: "nosniff"],
+            headers: [.contentType: asset.contentType, .eTag: tag, .cacheControl: "no-cache", .contentTypeOptions: "nosniff"],
             body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
     }
 

@@ -36,7 +36,7 @@ struct EventRoutes {
                                    subscription: subscription, permit: permit)
         return Response(
             status: .ok,
-            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .accelBuffering: "no"],
             body: ResponseBody { writer in try await body.write(&writer) })
     }
 }

@@ -46,7 +46,7 @@ struct ReadRoutes {
             let body = SummaryStreamBody(queue: queue, batchLimit: limit, interval: .seconds(1), permit: try permits.acquire())
             return Response(
                 status: .ok,
-                headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .init("X-Accel-Buffering")!: "no"],
+                headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .accelBuffering: "no"],
                 body: ResponseBody { writer in try await body.write(&writer) })
         }
     }
