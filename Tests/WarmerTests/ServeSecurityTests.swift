@@ -69,6 +69,28 @@ struct ServeSecurityTests {
         }
     }
 
+    @Test func corsAnswersTheConfiguredOriginsOnlyAndIsOffByDefault() async throws {
+        let queue = try QueueProbe()
+        let path = "/v1/queues/\(queue.name)"
+        // Given no cors-origins, a page's request from any origin gets no CORS header
+        try await withServe(queue: queue) { serve in
+            let answer = try await serve.request("GET", path, headers: ["Origin": "https://ops.example.com"])
+            #expect(answer.status == 200 && answer.headers["access-control-allow-origin"] == nil, "\(answer)")
+        }
+        // Given one origin allowed, its preflight is answered, another origin's request gets no CORS header
+        try await withServe(queue: queue, arguments: ["--cors-origin", "https://ops.example.com"]) { serve in
+            let preflight = try await serve.request(
+                "OPTIONS", path + "/batches", token: nil, headers: ["Origin": "https://ops.example.com", "Access-Control-Request-Method": "POST"],
+                record: false)
+            #expect(preflight.headers["access-control-allow-origin"] == "https://ops.example.com", "\(preflight)")
+            #expect(preflight.headers["access-control-allow-methods"]?.contains("POST") == true, "\(preflight)")
+            let allowed = try await serve.request("GET", path, headers: ["Origin": "https://ops.example.com"])
+            #expect(allowed.headers["access-control-allow-origin"] == "https://ops.example.com", "\(allowed)")
+            let other = try await serve.request("GET", path, headers: ["Origin": "https://elsewhere.example"])
+            #expect(other.status == 200 && other.headers["access-control-allow-origin"] == nil, "\(other)")
+        }
+    }
+
     @Test func aPublicAddressWithoutTokensIsRefusedAtStart() async throws {
         let queue = try QueueProbe()
         let port = try freeLoopbackPort()
