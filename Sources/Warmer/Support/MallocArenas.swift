@@ -3,28 +3,48 @@ import Glibc
 #endif
 import Foundation
 
-/// glibc's malloc arenas, limited for a long-running worker.
+/// glibc's malloc, tuned for a long-running process that handles images.
 ///
-/// glibc gives each thread that allocates while another holds the main
-/// arena an arena of its own, up to 8 per core, and keeps freed memory in
-/// each: a worker's many threads (curl, Redis, libvips, stage queues) made
-/// its RSS creep up for tens of thousands of jobs (issue 10, bench/soak.sh).
-/// Two arenas keep allocation fast with far less memory held. The
-/// `MALLOC_ARENA_MAX` environment variable, when set, still wins.
+/// - **Arenas.** glibc gives each thread that allocates while another holds
+///   the main arena an arena of its own, up to 8 per core, and keeps freed
+///   memory in each: a worker's many threads (curl, Redis, libvips, stage
+///   queues) made its RSS creep up for tens of thousands of jobs (issue 10,
+///   bench/soak.sh). Two arenas keep allocation fast with far less held.
+/// - **Large blocks.** By default glibc raises its mmap threshold each time
+///   a large mmapped block is freed (up to 32 MiB), so after the first few
+///   images every pixel buffer comes from the heap, and what is freed stays
+///   in the process. Fixing the mmap and trim thresholds at 128 KiB (glibc's
+///   own starting values; setting them turns the raising off) gives each
+///   large buffer back to the system when it is freed: a processed worker's
+///   peak RSS falls by about a quarter (bench/README.md, "Memory").
+///
+/// `MALLOC_ARENA_MAX`, `MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_`
+/// or `GLIBC_TUNABLES` in the environment, when set, win.
 enum MallocArenas {
     /// Arenas used when the environment says nothing.
     static let defaultLimit: Int32 = 2
-    /// glibc's `M_ARENA_MAX` parameter number (malloc.h).
+    /// The fixed mmap and trim thresholds, in bytes.
+    static let largeBlockThreshold: Int32 = 128 << 10
+    // glibc's mallopt parameter numbers (malloc.h).
+    private static let trimThresholdParameter: Int32 = -1
+    private static let mmapThresholdParameter: Int32 = -3
     private static let arenaMaxParameter: Int32 = -8
 
-    /// Limits the arenas; call before the process starts its threads.
+    /// Tunes malloc; call before the process starts its threads.
     static func limit() {
         #if canImport(Glibc)
-        guard ProcessInfo.processInfo.environment["MALLOC_ARENA_MAX"] == nil else { return }
+        let environment = ProcessInfo.processInfo.environment
         // malloc.h is not part of Swift's Glibc module: look mallopt up.
         guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
         let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
-        _ = mallopt(arenaMaxParameter, defaultLimit)
+        if environment["MALLOC_ARENA_MAX"] == nil {
+            _ = mallopt(arenaMaxParameter, defaultLimit)
+        }
+        let tuned = ["MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "GLIBC_TUNABLES"].contains { environment[$0] != nil }
+        if !tuned {
+            _ = mallopt(mmapThresholdParameter, largeBlockThreshold)
+            _ = mallopt(trimThresholdParameter, largeBlockThreshold)
+        }
         #endif
     }
 }
