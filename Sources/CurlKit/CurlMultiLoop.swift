@@ -68,10 +68,10 @@ package final class CurlMultiLoop: Sendable {
 
 extension CurlMultiLoop {
     /// The multi handle, as other threads see it: only to wake the curl thread.
+    // @unchecked: `raw` is used off the curl thread only by `wake()`,
+    // and curl_multi_wakeup is documented as callable from any thread.
+    // Every other use of `raw` happens on the curl thread (Driver).
     final class MultiHandle: @unchecked Sendable {
-        // @unchecked: `raw` is used off the curl thread only by `wake()`,
-        // and curl_multi_wakeup is documented as callable from any thread.
-        // Every other use of `raw` happens on the curl thread (Driver).
         let raw: UnsafeMutableRawPointer?
 
         init(raw: UnsafeMutableRawPointer?) {

@@ -8,10 +8,10 @@ import Foundation
 ///
 /// Images come from `reading(_:_:)` (encoded bytes) or `black(width:height:)`,
 /// as `VipsImageHandle`s; every operation on a handle makes a new one.
+// @unchecked: `table` points to a function table written once by
+// warmer_vips_load before `shared` is published, and never written again;
+// the libvips functions it holds are thread-safe.
 package struct Vips: @unchecked Sendable {
-    // @unchecked: `table` points to a function table written once by
-    // warmer_vips_load before `shared` is published, and never written again;
-    // the libvips functions it holds are thread-safe.
     let table: UnsafePointer<warmer_vips>
 
     /// The process's libvips, or why it could not be loaded.

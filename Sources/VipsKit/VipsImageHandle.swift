@@ -10,13 +10,13 @@ import Foundation
 /// Only materialised handles (see `materialised()`) leave it, inside a
 /// `VipsPixels`. Every operation (see the extensions) returns a new handle
 /// and leaves its inputs unchanged, except the `fill` drawing calls.
+// @unchecked: the handle's state is immutable (a pointer and what it
+// retains). No handle is used by two threads: lazy handles stay in the
+// function that built them, and a VipsPixels' owner handle is never given
+// to libvips after its init; each operation on shared pixels gets a view
+// of its own (see VipsPixels). A handle may be released on another
+// thread, which g_object_unref allows.
 package final class VipsImageHandle: @unchecked Sendable {
-    // @unchecked: the handle's state is immutable (a pointer and what it
-    // retains). No handle is used by two threads: lazy handles stay in the
-    // function that built them, and a VipsPixels' owner handle is never given
-    // to libvips after its init; each operation on shared pixels gets a view
-    // of its own (see VipsPixels). A handle may be released on another
-    // thread, which g_object_unref allows.
 
     /// The owned `VipsImage*`.
     let pointer: OpaquePointer

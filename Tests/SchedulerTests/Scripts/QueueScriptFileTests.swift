@@ -21,6 +21,19 @@ struct QueueScriptFileTests {
         #expect(try Self.files(in: "Workers/Lua") == ["heartbeat", "list-workers", "count-workers"])
     }
 
+    @Test func aHeaderNamingAnUnknownKeyOrLibraryGivesAScriptThatRefusesInsteadOfACrash() {
+        let file = LuaFile("broken", Array("-- @include nowhere\n-- @keys queue nokey\nreturn 1\n".utf8))
+        let source = QueueScript(file).script.source
+        #expect(source.contains("BROKEN_SCRIPT") && source.contains("unknown key nokey") && source.contains("unknown library nowhere"),
+                "\(source)")
+    }
+
+    @Test(arguments: QueueScripts.all.map(\.name))
+    func aScriptNamesOnlyKeysAndLibrariesThatExist(name: String) throws {
+        let script = try #require(QueueScripts.all.first { $0.name == name })
+        #expect(!script.script.source.contains("BROKEN_SCRIPT"), "\(script.script.source)")
+    }
+
     @Test(arguments: QueueScripts.all.map(\.name))
     func aScriptDeclaresExactlyTheKeysItsCodeNames(name: String) throws {
         let script = try #require(QueueScripts.all.first { $0.name == name })

@@ -18,27 +18,46 @@ struct QueueScript: Sendable {
     /// The assembled script.
     let script: RedisScript
 
-    /// The two `fatalError`s below stop on a mistake in a `.lua` file compiled
-    /// into the binary (a `@keys` or `@include` name that does not exist), never
-    /// on anything a job, document or Redis sends: the files are fixed at build
-    /// time, and QueueScriptFileTests assembles every one of them.
+    /// Assembles `file`. A mistake in a `.lua` header compiled into the
+    /// binary (a `@keys` or `@include` name that does not exist) cannot be
+    /// caused by anything a job, document or Redis sends, but it does not
+    /// stop the process either: the script then only answers
+    /// `BROKEN_SCRIPT <what is wrong>`, and QueueScriptFileTests (which
+    /// assembles and runs every file) fails on it.
     init(_ file: LuaFile) {
         name = file.name
-        keys = file.keys.map { name in
-            guard let key = QueueKeys.Fixed(rawValue: name) else { fatalError("\(file.name).lua: unknown key \(name) in @keys") }
+        var problems: [String] = []
+        keys = file.keys.compactMap { name in
+            guard let key = QueueKeys.Fixed(rawValue: name) else {
+                problems.append("unknown key \(name) in @keys")
+                return nil
+            }
             return key
         }
         var parts = ["-- \(file.name).lua, assembled by QueueScript", Self.keyTable(keys)]
         var included: Set<String> = []
         func include(_ library: String) {
             guard included.insert(library).inserted else { return }
-            guard let source = Self.libraries[library] else { fatalError("\(file.name).lua: unknown library \(library)") }
+            guard let source = Self.libraries[library] else {
+                problems.append("unknown library \(library)")
+                return
+            }
             source.includes.forEach(include)
             parts.append(source.text)
         }
         file.includes.forEach(include)
         parts.append(file.text)
-        script = RedisScript(parts.joined(separator: "\n"))
+        if problems.isEmpty {
+            script = RedisScript(parts.joined(separator: "\n"))
+        } else {
+            let reason = "\(file.name).lua: " + problems.joined(separator: "; ")
+            script = RedisScript("return redis.error_reply('BROKEN_SCRIPT ' .. \(Self.luaString(reason)))")
+        }
+    }
+
+    /// `text` as a Lua string literal.
+    private static func luaString(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
     }
 
     /// The script's `KEYS` for `queue`.
