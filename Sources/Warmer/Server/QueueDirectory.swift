@@ -31,3 +31,10 @@ final class QueueDirectory: Sendable {
         return queue
     }
 }
+
+extension QueueDirectory {
+    /// The client of the queue a request's path names (`{queue}`).
+    func queue(of context: ServerContext) throws -> JobQueue {
+        try queue(context.pathParameter("queue"))
+    }
+}

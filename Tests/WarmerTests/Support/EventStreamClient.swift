@@ -54,21 +54,7 @@ final class EventStreamClient: Sendable {
 
     /// Connects to 127.0.0.1:`port` and sends `GET path` with `headers`.
     init(port: Int, path: String, headers: [String: String] = [:]) throws {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw HarnessError("socket() failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-        guard connected else {
-            _ = Glibc.close(descriptor)
-            throw HarnessError("could not connect to 127.0.0.1:\(port): errno \(errno)")
-        }
+        let descriptor = try RawHTTPConnection.connectedSocket(port: port)
         self.descriptor = descriptor
         var request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\nConnection: close\r\n"
         for (name, value) in headers { request += "\(name): \(value)\r\n" }

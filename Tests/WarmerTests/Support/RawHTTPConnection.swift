@@ -10,6 +10,15 @@ final class RawHTTPConnection: Sendable {
 
     /// Connects to 127.0.0.1:`port`; reads wait at most `timeout` seconds.
     init(port: Int, timeout: Int = 30) throws {
+        let descriptor = try RawHTTPConnection.connectedSocket(port: port)
+        var wait = timeval(tv_sec: timeout, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+        self.descriptor = descriptor
+    }
+
+    /// A TCP socket connected to 127.0.0.1:`port` (also the event-stream
+    /// test client's, `EventStreamClient`).
+    static func connectedSocket(port: Int) throws -> Int32 {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw HarnessError("socket() failed") }
         var address = sockaddr_in()
@@ -25,9 +34,7 @@ final class RawHTTPConnection: Sendable {
             _ = Glibc.close(descriptor)
             throw HarnessError("could not connect to 127.0.0.1:\(port): errno \(errno)")
         }
-        var wait = timeval(tv_sec: timeout, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
-        self.descriptor = descriptor
+        return descriptor
     }
 
     /// Sends `text`; false once the server closed the connection (no SIGPIPE).

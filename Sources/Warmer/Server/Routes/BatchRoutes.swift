@@ -15,16 +15,16 @@ struct BatchRoutes {
             try await create(request, context)
         }
         router.get("v1/queues/:queue/batches/:batch") { _, context in
-            let status = try await queue(context).status(ofBatch: try batchID(context))
+            let status = try await queues.queue(of: context).status(ofBatch: try batchID(context))
             return APIResponse.jsonData(try Self.json(status))
         }
         router.delete("v1/queues/:queue/batches/:batch") { _, context in
-            let cancellation = try await queue(context).cancel(batch: try batchID(context))
+            let cancellation = try await queues.queue(of: context).cancel(batch: try batchID(context))
             return try APIResponse.json(CancellationBody(cancellation))
         }
         router.patch("v1/queues/:queue/batches/:batch") { request, context in
             let change = try await request.decodeJSON(PriorityChange.self, limit: maxBody)
-            let changed = try await queue(context).setPriority(try change.jobPriority(), ofBatch: try batchID(context))
+            let changed = try await queues.queue(of: context).setPriority(try change.jobPriority(), ofBatch: try batchID(context))
             return try APIResponse.json(PriorityResult(changedJobs: changed))
         }
     }
@@ -33,7 +33,7 @@ struct BatchRoutes {
     /// then enqueued in one script call. 201 for a new batch or part, 200
     /// when the same document was accepted before.
     private func create(_ request: Request, _ context: ServerContext) async throws -> Response {
-        let queue = try queue(context)
+        let queue = try queues.queue(of: context)
         let document = try await request.bodyBytes(limit: maxBody)
         let submission: JobQueue.Submission
         do {
@@ -58,9 +58,6 @@ struct BatchRoutes {
         return try StatusCommand.withUTCTimes(encoder.encode(status), options: [.sortedKeys, .withoutEscapingSlashes])
     }
 
-    private func queue(_ context: ServerContext) throws -> JobQueue {
-        try queues.queue(context.pathParameter("queue"))
-    }
 
     private func batchID(_ context: ServerContext) throws -> String {
         let id = try context.pathParameter("batch")

@@ -22,7 +22,7 @@ struct DeadLetterRoutes {
 
     func add(to router: Router<ServerContext>) {
         router.get("v1/queues/:queue/dead") { request, context in
-            let queue = try queue(context)
+            let queue = try queues.queue(of: context)
             let limit = try request.integerQuery("limit", in: 1...1000, default: 100)
             let letters = try await queue.deadLetters(limit: limit)
             let records = try letters.map { try JSONSerialization.jsonObject(with: Data(DeadLetterRecord($0).jsonLine().utf8)) }
@@ -32,13 +32,13 @@ struct DeadLetterRoutes {
         router.post("v1/queues/:queue/dead") { request, context in
             let selection = try await request.decodeJSON(Selection.self, limit: maxBody)
             let ids = try Self.ids(selection.ids, all: selection.all ?? false)
-            return try APIResponse.json(Result(count: try await queue(context).retryDeadLetters(ids)))
+            return try APIResponse.json(Result(count: try await queues.queue(of: context).retryDeadLetters(ids)))
         }
         router.delete("v1/queues/:queue/dead") { request, context in
             let given = request.uri.queryParameters.getAll("id")
             let all = request.uri.queryParameters["all"].map { $0 == "true" || $0 == "1" } ?? false
             let ids = try Self.ids(given.isEmpty ? nil : given, all: all)
-            return try APIResponse.json(Result(count: try await queue(context).purgeDeadLetters(ids)))
+            return try APIResponse.json(Result(count: try await queues.queue(of: context).purgeDeadLetters(ids)))
         }
     }
 
@@ -55,7 +55,4 @@ struct DeadLetterRoutes {
         }
     }
 
-    private func queue(_ context: ServerContext) throws -> JobQueue {
-        try queues.queue(context.pathParameter("queue"))
-    }
 }

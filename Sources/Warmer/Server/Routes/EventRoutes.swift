@@ -23,7 +23,7 @@ struct EventRoutes {
     }
 
     private func stream(_ request: Request, _ context: ServerContext, batch: String?) async throws -> Response {
-        let queue = try queues.queue(context.pathParameter("queue"))
+        let queue = try queues.queue(of: context)
         var start: StreamID? = batch == nil ? nil : .zero
         if let text = request.headers[.lastEventID] {
             guard let id = StreamID(text) else { throw Problem.badRequest("Last-Event-ID must be a stream id, <ms>-<seq>") }

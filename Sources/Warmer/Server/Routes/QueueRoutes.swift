@@ -8,23 +8,19 @@ struct QueueRoutes {
 
     func add(to router: Router<ServerContext>) {
         router.get("v1/queues/:queue") { _, context in
-            try APIResponse.json(try await queue(context).statistics())
+            try APIResponse.json(try await queues.queue(of: context).statistics())
         }
         router.post("v1/queues/:queue/pause") { _, context in
-            try await queue(context).pause()
+            try await queues.queue(of: context).pause()
             return APIResponse.noContent
         }
         router.post("v1/queues/:queue/resume") { _, context in
-            try await queue(context).resume()
+            try await queues.queue(of: context).resume()
             return APIResponse.noContent
         }
         router.get("v1/queues/:queue/workers") { _, context in
-            try APIResponse.json(try await WorkerRegistry(queue: queue(context)).workers())
+            try APIResponse.json(try await WorkerRegistry(queue: queues.queue(of: context)).workers())
         }
     }
 
-    /// The queue the path names.
-    func queue(_ context: ServerContext) throws -> JobQueue {
-        try queues.queue(context.pathParameter("queue"))
-    }
 }

@@ -15,24 +15,24 @@ struct ReadRoutes {
             let limit = try request.integerQuery("limit", in: 1...500, default: 50)
             let before = request.uri.queryParameters["before"].map(String.init)
             if let before, before.utf8.count > 200 { throw Problem.badRequest("before is not a cursor of this API") }
-            let page = try await queue(context).batches(limit: limit, before: before)
+            let page = try await queues.queue(of: context).batches(limit: limit, before: before)
             var object: [String: Any] = ["batches": try page.batches.map { try JSONSerialization.jsonObject(with: BatchRoutes.json($0)) }]
             if let next = page.next { object["next"] = next }
             return APIResponse.jsonData(try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
         }
         router.get("v1/queues/:queue/throughput") { request, context in
             let seconds = try request.integerQuery("seconds", in: 1...900, default: 900)
-            return try APIResponse.json(try await queue(context).throughput(seconds: seconds))
+            return try APIResponse.json(try await queues.queue(of: context).throughput(seconds: seconds))
         }
         router.get("v1/queues/:queue/batches/:batch/failures") { request, context in
             let limit = try request.integerQuery("limit", in: 1...1000, default: 100)
             let batch = try context.pathParameter("batch")
             guard JobQueue.isValidBatchID(batch) else { throw SchedulerError.invalidBatchID(batch) }
-            return try APIResponse.json(try await queue(context).failures(ofBatch: batch, limit: limit))
+            return try APIResponse.json(try await queues.queue(of: context).failures(ofBatch: batch, limit: limit))
         }
         router.get("v1/queues/:queue/jobs/:job") { _, context in
-            let id = try JobRoutes(queues: queues, maxBody: 0).jobID(context)
-            guard let job = try await queue(context).job(id: id) else {
+            let id = try JobRoutes.jobID(context)
+            guard let job = try await queues.queue(of: context).job(id: id) else {
                 throw Problem("job_not_found", .notFound, "No such job", detail: "job \(id) does not exist (or its retention ended)")
             }
             let encoder = JSONEncoder()
@@ -41,7 +41,7 @@ struct ReadRoutes {
                 encoder.encode(job), keys: ["enqueuedAt", "claimedAt", "finishedAt"], options: [.sortedKeys, .withoutEscapingSlashes]))
         }
         router.get("v1/queues/:queue/summary") { request, context in
-            let queue = try queue(context)
+            let queue = try queues.queue(of: context)
             let limit = try request.integerQuery("batches", in: 1...500, default: 50)
             let body = SummaryStreamBody(queue: queue, batchLimit: limit, interval: .seconds(1), permit: try permits.acquire())
             return Response(
@@ -51,7 +51,4 @@ struct ReadRoutes {
         }
     }
 
-    private func queue(_ context: ServerContext) throws -> JobQueue {
-        try queues.queue(context.pathParameter("queue"))
-    }
 }
