@@ -32,75 +32,10 @@ extension JobQueue {
         }
     }
 
-    /// Ends a job: counts its outcome in each of its batches and publishes
-    /// the final event — or, for a transient failure with attempts left,
-    /// parks it for a retry after the backoff with a `delayed` event. In the
-    /// same atomic step, claims up to `claimingNext` more jobs for `worker`
-    /// and returns them (a busy worker needs no separate claim).
-    /// - Throws: `SchedulerError.leaseLost` when another worker owns the job now.
-    @discardableResult
-    public func finish(
-        _ job: Job, outcome: JobOutcome, worker: String, claimingNext count: Int = 0
-    ) async throws(SchedulerError) -> [Job] {
-        var state = outcome.state, source = "", bytes = "", code = "", message = "", delay = 0
-        switch outcome {
-        case .completed(let from, let size): (source, bytes) = (from, String(size))
-        case .failed(let reason, let text, let isTransient):
-            (code, message) = (reason, text)
-            if isTransient, let wait = configuration.retry.delay(afterAttempt: job.attempt) {
-                state = "retry"
-                delay = wait.milliseconds
-            }
-        case .deadLettered(let reason, let text): (code, message) = (reason, text)
-        case .cancelled: break
-        }
-        let reply: [RedisReply]
-        do {
-            reply = try await run(QueueScripts.finish, [
-                job.id, job.leaseToken, state, worker, source, bytes, code, message, String(delay), String(max(0, count)),
-            ]).array
-        } catch .redis(.server(let text)) where text.hasPrefix("LEASE_LOST") {
-            throw .leaseLost(jobID: job.id)
-        }
-        logEnd(of: job, outcome: outcome, retryDelay: state == "retry" ? delay : nil)
-        QueueHousekeeping(reply.dropFirst().first).log(to: logger)
-        let next = Self.jobs(in: reply.first)
-        logClaims(next)
-        return next
-    }
-
     /// One debug line per claimed job (the claim published its `started` event).
-    private func logClaims(_ jobs: [Job]) {
+    func logClaims(_ jobs: [Job]) {
         guard logger.logLevel <= .debug else { return }
         for job in jobs { logger.debug("job claimed", metadata: job.logMetadata) }
-    }
-
-    /// One line for the end of a job's attempt: at debug when it completed,
-    /// at info or above otherwise (docs/operations.md, "Logs").
-    private func logEnd(of job: Job, outcome: JobOutcome, retryDelay: Int?) {
-        switch outcome {
-        case .completed(let source, let bytes):
-            logger.debug("job completed", metadata: job.logMetadata.merging([
-                "source": .string(source), "bytes": .stringConvertible(bytes),
-            ]) { _, new in new })
-        case .failed(let code, let message, _):
-            let fields = job.logMetadata.merging([
-                "code": .string(code), "message": .string(URLCredentials.masked(message)),
-            ]) { _, new in new }
-            if let retryDelay {
-                logger.info("job failed; retry scheduled", metadata: fields.merging([
-                    "retry_in_ms": .stringConvertible(retryDelay),
-                ]) { _, new in new })
-            } else {
-                logger.warning("job failed; dead-lettered", metadata: fields)
-            }
-        case .deadLettered(let code, let message):
-            logger.warning("job cannot run; dead-lettered", metadata: job.logMetadata.merging([
-                "code": .string(code), "message": .string(URLCredentials.masked(message)),
-            ]) { _, new in new })
-        case .cancelled:
-            logger.info("job cancelled", metadata: job.logMetadata)
-        }
     }
 
     /// Puts a claimed job back in the queue at its place without counting an
@@ -153,7 +88,7 @@ extension JobQueue {
     }
 
     /// Decodes the jobs returned by the claim and finish scripts.
-    private static func jobs(in reply: RedisReply?) -> [Job] {
+    static func jobs(in reply: RedisReply?) -> [Job] {
         (reply?.array ?? []).compactMap { entry in
             let fields = entry.array.map { $0.string ?? "" }
             guard fields.count >= 9 else { return nil }

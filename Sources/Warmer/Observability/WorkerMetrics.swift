@@ -25,6 +25,7 @@ enum WorkerMetrics {
 
     private static let inFlight = Gauge(label: "warmer_jobs_in_flight")
     private static let freeSlots = Gauge(label: "warmer_job_slots_free")
+    private static let finishCalls = Counter(label: "warmer_finish_calls_total")
 
     /// Counts a job's end and records how long it ran.
     static func finished(destination: String, outcome: Outcome, code: String, after duration: Duration) {
@@ -40,6 +41,12 @@ enum WorkerMetrics {
         guard let waited = job.timeInQueue else { return }
         Timer(label: "warmer_job_queue_wait_seconds", dimensions: [("destination", knownDestination(job.destination))],
               preferredDisplayUnit: .seconds).record(duration: waited)
+    }
+
+    /// Counts one call of the queue's finish script (with
+    /// `warmer_jobs_finished_total`, how many job ends a call carries).
+    static func finishCall() {
+        finishCalls.increment()
     }
 
     /// Counts where a completed job's image came from (`memory`, `disk`, `network`, `revalidated`).

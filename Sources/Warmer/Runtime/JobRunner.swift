@@ -23,6 +23,8 @@ import WarmerInput
 /// as it finishes the job) and every event it publishes at debug.
 struct JobRunner: Sendable {
     let queue: JobQueue
+    /// Ends jobs in shared finish calls with the worker's other slots.
+    let finisher: FinishBatcher
     let events: EventStream
     let prefetchers: JobPrefetchers
     let running: RunningJobs
@@ -163,7 +165,7 @@ struct JobRunner: Sendable {
         var attempt = 1
         while true {
             do {
-                return try await queue.finish(job, outcome: outcome, worker: workerID, claimingNext: claimsNext ? 1 : 0).first
+                return try await finisher.finish(job, outcome: outcome, claimingNext: claimsNext)
             } catch .leaseLost {
                 logger.warning("lease lost before finishing; another worker runs the job",
                                metadata: outcomeMetadata(job, outcome))

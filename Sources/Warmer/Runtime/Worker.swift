@@ -87,7 +87,7 @@ struct Worker: Sendable {
         let state = WorkerState()
         let running = RunningJobs(capacity: configuration.concurrency)
         let runner = JobRunner(
-            queue: queue, events: EventStream(queue: queue),
+            queue: queue, finisher: FinishBatcher(queue: queue, worker: workerID, onCall: { _ in WorkerMetrics.finishCall() }), events: EventStream(queue: queue),
             prefetchers: JobPrefetchers(pipeline: pipeline, concurrency: configuration.concurrency), running: running,
             workerID: workerID, progressInterval: configuration.progressInterval,
             processingLimits: pipeline.configuration.processingLimits, jobTimeout: configuration.jobTimeout,

@@ -48,8 +48,8 @@ struct WorkingScriptTests {
         let h = try QueueScriptHarness()
         try await h.batch("b", total: 1)
         try await h.activeJob("1", batch: "b", url: "https://a.example/1")
-        let reply = try await h.call(QueueScripts.finish, ["1", "w/1", "completed", "w", "origin", "123", "", "", "0", "0"])
-        #expect(reply.array.map(\.array.count) == [0, 0])
+        let reply = try await h.call(QueueScripts.finish, ["w", "0", "1", "1", "w/1", "completed", "origin", "123", "", "", "0"])
+        #expect(reply.array.map(\.array.count) == [0, 0, 0])
 
         let job = try await h.hash(h.keys.job("1"))
         #expect(job["state"] == "completed" && job["finishedAt"] != nil && job["lease"] == "", "\(job)")
@@ -64,14 +64,41 @@ struct WorkingScriptTests {
         #expect(try await h.events(h.keys.events).map { $0["type"] } == ["completed", "batchCompleted"])
     }
 
-    @Test func finishRefusesALeaseThatIsNotTheJobsAndChangesNothing() async throws {
+    @Test func finishReportsALeaseThatIsNotTheJobsAsLostAndChangesNothing() async throws {
         let h = try QueueScriptHarness()
         try await h.batch("b", total: 1)
         try await h.activeJob("1", batch: "b", url: "https://a.example/1", token: "w/2")
-        let message = try await h.refusal(QueueScripts.finish, ["1", "w/1", "completed", "w", "", "", "", "", "0", "0"])
-        #expect(message?.hasPrefix("LEASE_LOST") == true, "\(message ?? "replied")")
+        let reply = try await h.call(QueueScripts.finish, ["w", "0", "1", "1", "w/1", "completed", "", "", "", "", "0"]).array
+        #expect(reply[2].array.map(\.string) == ["1"])
         #expect(try await h.hash(h.keys.job("1"))["state"] == "active")
         #expect(try await h.events(h.keys.events).isEmpty)
+    }
+
+    @Test func finishEndsSeveralJobsInOrderSkipsALostLeaseAndClaimsForAll() async throws {
+        let h = try QueueScriptHarness()
+        try await h.batch("b", total: 3)
+        try await h.activeJob("1", batch: "b", url: "https://a.example/1")
+        try await h.activeJob("2", batch: "b", url: "https://a.example/2", token: "w/9")
+        try await h.activeJob("3", batch: "b", url: "https://a.example/3")
+        try await h.batch("c", total: 2)
+        try await h.queuedJob("4", batch: "c", url: "https://a.example/4", score: 100)
+        try await h.queuedJob("5", batch: "c", url: "https://a.example/5", score: 200)
+        let reply = try await h.call(QueueScripts.finish, [
+            "w", "2", "3",
+            "1", "w/1", "completed", "origin", "10", "", "", "0",
+            "2", "w/1", "completed", "origin", "20", "", "", "0",
+            "3", "w/1", "failed", "", "", "http_404", "gone", "0",
+        ]).array
+        #expect(reply[0].array.map { $0.array.first?.string } == ["4", "5"])
+        #expect(reply[2].array.map(\.string) == ["2"])
+        #expect(try await h.hash(h.keys.job("1"))["state"] == "completed")
+        #expect(try await h.hash(h.keys.job("2"))["state"] == "active")
+        #expect(try await h.hash(h.keys.job("3"))["state"] == "failed")
+        let batch = try await h.hash(h.keys.batch("b"))
+        #expect(batch["completed"] == "1" && batch["failed"] == "1" && batch["finishedAt"] == nil, "\(batch)")
+        let events = try await h.events(h.keys.events)
+        #expect(events.map { $0["type"] } == ["completed", "failed", "started", "started"])
+        #expect(events.map { $0["job"] } == ["1", "3", "4", "5"])
     }
 
     @Test func finishWithRetryParksTheJobForItsBackoffAndMasksTheMessage() async throws {
@@ -79,7 +106,7 @@ struct WorkingScriptTests {
         try await h.batch("b", total: 1)
         try await h.activeJob("1", batch: "b", url: "https://a.example/1")
         let before = try await h.now()
-        _ = try await h.call(QueueScripts.finish, ["1", "w/1", "retry", "w", "", "", "http_503", "from http://u:pw@h/x", "5000", "0"])
+        _ = try await h.call(QueueScripts.finish, ["w", "0", "1", "1", "w/1", "retry", "", "", "http_503", "from http://u:pw@h/x", "5000"])
         let due = try #require(try await h.scores(h.keys.delayed)["1"])
         #expect(due >= before + 5000 && due < before + 65_000)
         let job = try await h.hash(h.keys.job("1"))
@@ -93,7 +120,7 @@ struct WorkingScriptTests {
         try await h.batch("b", total: 1)
         try await h.activeJob("1", batch: "b", url: "https://a.example/1")
         try await h.send(["HSET", h.keys.job("1"), "state", "cancelling"])
-        _ = try await h.call(QueueScripts.finish, ["1", "w/1", "failed", "w", "", "", "http_404", "gone", "0", "0"])
+        _ = try await h.call(QueueScripts.finish, ["w", "0", "1", "1", "w/1", "failed", "", "", "http_404", "gone", "0"])
         #expect(try await h.hash(h.keys.job("1"))["state"] == "cancelled")
         let event = try #require(try await h.events(h.keys.batchEvents("b")).first)
         #expect(event["type"] == "cancelled" && event["worker"] == nil, "\(event)")

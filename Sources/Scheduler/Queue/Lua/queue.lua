@@ -146,24 +146,26 @@ local function append(fields, extra)
 end
 
 local COUNTERS = { completed = 2, failed = 3, cancelled = 4, dead = 5 }
+local COUNTER_NAMES = { 'completed', 'failed', 'cancelled', 'dead' }
 
--- Adds `count` to the batch's `counter` (nothing when `count` is 0), then
+-- Adds `counts` (counter name -> number) to the batch's counters, then
 -- marks the batch finished and publishes `batchCompleted` once its counters
 -- add up to its total; a finished batch expires after the retention.
--- `failure` (JSON, or nil) goes to the head of the batch's `:failures` list,
--- which keeps the newest BATCH_FAILURES.
+-- `failures` (JSON entries, oldest first) go to the head of the batch's
+-- `:failures` list, which keeps the newest BATCH_FAILURES.
 -- Returns false when the batch no longer exists.
-local function countInBatch(batch, counter, count, at, failure)
+local function tallyInBatch(batch, counts, at, failures)
   local key = batchKey(batch)
   local c = redis.call('HMGET', key, 'total', 'completed', 'failed', 'cancelled', 'dead', 'finishedAt')
   if not c[1] then return false end
-  if failure then
-    redis.call('LPUSH', key .. ':failures', failure)
+  if #failures > 0 then
+    redis.call('LPUSH', key .. ':failures', unpack(failures))
     redis.call('LTRIM', key .. ':failures', 0, BATCH_FAILURES - 1)
     if c[6] then redis.call('EXPIRE', key .. ':failures', Q.retention) end
   end
-  if count ~= 0 then
-    c[COUNTERS[counter]] = tostring(redis.call('HINCRBY', key, counter, count))
+  for _, counter in ipairs(COUNTER_NAMES) do
+    local count = counts[counter] or 0
+    if count ~= 0 then c[COUNTERS[counter]] = tostring(redis.call('HINCRBY', key, counter, count)) end
   end
   if c[6] then return true end
   local ended = (tonumber(c[2]) or 0) + (tonumber(c[3]) or 0) + (tonumber(c[4]) or 0) + (tonumber(c[5]) or 0)
@@ -177,17 +179,63 @@ local function countInBatch(batch, counter, count, at, failure)
   return true
 end
 
+-- Adds `count` to the batch's `counter` (tallyInBatch); `failure` (JSON, or
+-- nil) goes to its failure list.
+local function countInBatch(batch, counter, count, at, failure)
+  return tallyInBatch(batch, { [counter] = count }, at, { failure })
+end
+
+-- A tally gathers what several job ends of one script call add to shared
+-- keys — their batches' counters, job sets and failure lists, the leases
+-- they leave and the queue's throughput — so that each key is written once
+-- per call instead of once per job (finish.lua ends a busy worker's jobs
+-- together). Their events are published as each job ends; settleTally
+-- writes the rest, batches in the order their first job ended, so a
+-- `batchCompleted` still comes after every event of the batch's jobs.
+local function newTally()
+  return { batches = {}, order = {}, leases = {}, completed = 0, failed = 0, bytes = 0 }
+end
+
+-- The tally's entry of `batch`, made on first use.
+local function tallyOf(tally, batch)
+  local entry = tally.batches[batch]
+  if not entry then
+    entry = { counts = {}, jobs = {}, failures = {} }
+    tally.batches[batch] = entry
+    tally.order[#tally.order + 1] = batch
+  end
+  return entry
+end
+
+-- `command key members...` in slices of 1,000 values (an even number, so
+-- ZADD's score–member pairs stay together) that stay within what Lua's
+-- unpack allows (some 8,000 values).
+local function withMembers(command, key, members)
+  for first = 1, #members, 1000 do
+    redis.call(command, key, unpack(members, first, math.min(first + 999, #members)))
+  end
+end
+
 -- Counts the job's outcome in every batch it serves and publishes `fields`
--- (an event without `batch`) to each; `failure` as countInBatch.
-local function countInBatches(job, counter, fields, at, failure)
+-- (an event without `batch`) to each; `failure` as countInBatch. With a
+-- `tally` the counting waits for settleTally.
+local function countInBatches(job, counter, fields, at, failure, tally)
   for _, batch in ipairs(job.batches) do
-    redis.call('SREM', batchKey(batch) .. ':jobs', job.id)
     -- The event goes first, so that `batchCompleted` is the batch's last.
     -- (A live job's batch exists; should its hash have been deleted by
     -- hand, the stream just created for the event goes too.)
     emit(batch, fields, true)
-    if not countInBatch(batch, counter, job.counts[batch] or 1, at, failure) then
-      redis.call('DEL', batchKey(batch) .. ':events')
+    local count = job.counts[batch] or 1
+    if tally then
+      local entry = tallyOf(tally, batch)
+      entry.jobs[#entry.jobs + 1] = job.id
+      entry.counts[counter] = (entry.counts[counter] or 0) + count
+      if failure then entry.failures[#entry.failures + 1] = failure end
+    else
+      redis.call('SREM', batchKey(batch) .. ':jobs', job.id)
+      if not countInBatch(batch, counter, count, at, failure) then
+        redis.call('DEL', batchKey(batch) .. ':events')
+      end
     end
   end
 end
@@ -200,16 +248,15 @@ local function deadLetter(id, at)
   redis.call('ZREMRANGEBYSCORE', K.dead, '-inf', '(' .. integer(at - Q.retention * 1000))
 end
 
--- Counts a job's end in the throughput of the second `at` falls in: the
+-- Adds job ends to the throughput of the second `at` falls in: the
 -- current second's counts are the hash K.metrics (`second`, `completed`,
 -- `failed` — failed and dead —, `bytes`); a job ending in a later second
 -- first pushes the finished one onto K.metricsSeconds as
 -- `SECOND COMPLETED FAILED BYTES`, newest first, METRICS_SECONDS kept.
 -- Seconds without job ends have no entry. A clock that goes back (a
 -- failover) counts in the current second. Cancelled jobs are not counted.
-local function countThroughput(state, bytes, at)
-  local counter = state == 'completed' and 'completed' or ((state == 'failed' or state == 'dead') and 'failed')
-  if not counter then return end
+local function addThroughput(completed, failed, bytes, at)
+  if completed == 0 and failed == 0 then return end
   local second = math.floor(at / 1000)
   local m = redis.call('HMGET', K.metrics, 'second', 'completed', 'failed', 'bytes')
   local current = tonumber(m[1])
@@ -220,8 +267,30 @@ local function countThroughput(state, bytes, at)
     end
     redis.call('HSET', K.metrics, 'second', integer(second), 'completed', 0, 'failed', 0, 'bytes', 0)
   end
-  redis.call('HINCRBY', K.metrics, counter, 1)
-  if bytes and string.find(bytes, '^%d+$') and bytes ~= '0' then redis.call('HINCRBY', K.metrics, 'bytes', bytes) end
+  if completed > 0 then redis.call('HINCRBY', K.metrics, 'completed', completed) end
+  if failed > 0 then redis.call('HINCRBY', K.metrics, 'failed', failed) end
+  if bytes > 0 then redis.call('HINCRBY', K.metrics, 'bytes', integer(bytes)) end
+end
+
+-- One job's end as addThroughput counts it: (completed, failed, bytes).
+local function throughputOf(state, bytes)
+  local size = (bytes and string.find(bytes, '^%d+$')) and tonumber(bytes) or 0
+  if state == 'completed' then return 1, 0, size end
+  if state == 'failed' or state == 'dead' then return 0, 1, size end
+  return 0, 0, 0
+end
+
+-- Writes what `tally` gathered (newTally).
+local function settleTally(tally, at)
+  withMembers('ZREM', K.leases, tally.leases)
+  for _, batch in ipairs(tally.order) do
+    local entry = tally.batches[batch]
+    withMembers('SREM', batchKey(batch) .. ':jobs', entry.jobs)
+    if not tallyInBatch(batch, entry.counts, at, entry.failures) then
+      redis.call('DEL', batchKey(batch) .. ':events')
+    end
+  end
+  addThroughput(tally.completed, tally.failed, tally.bytes, at)
 end
 
 -- The entry of a failed or dead job in its batches' `:failures` lists.
@@ -233,13 +302,16 @@ end
 -- Ends a job for good: `completed`, `failed`, `dead` or `cancelled`.
 -- Failed and dead jobs also go to the dead-letter set and their batches'
 -- failure lists; every ended job expires after the retention. Counts the
--- end in the queue's throughput (countThroughput).
-local function finalize(job, state, at, worker, extra)
+-- end in the queue's throughput (addThroughput). With a `tally` the
+-- writes to keys other jobs share wait for settleTally.
+local function finalize(job, state, at, worker, extra, tally)
   local key = jobKey(job.id)
   if job.state == 'queued' then
     redis.call('ZREM', K.queue, job.id)
   elseif job.state == 'delayed' then
     redis.call('ZREM', K.delayed, job.id)
+  elseif tally then
+    tally.leases[#tally.leases + 1] = job.id
   else
     redis.call('ZREM', K.leases, job.id)
   end
@@ -264,8 +336,13 @@ local function finalize(job, state, at, worker, extra)
     end
   end
   local failure = (state == 'failed' or state == 'dead') and failureEntry(job, state, at, code, message) or nil
-  countInBatches(job, state, fields, at, failure)
-  countThroughput(state, bytes, at)
+  countInBatches(job, state, fields, at, failure, tally)
+  local completed, failed, size = throughputOf(state, bytes)
+  if tally then
+    tally.completed, tally.failed, tally.bytes = tally.completed + completed, tally.failed + failed, tally.bytes + size
+  else
+    addThroughput(completed, failed, size, at)
+  end
   if state == 'failed' or state == 'dead' then deadLetter(job.id, at) end
   redis.call('EXPIRE', key, Q.retention)
 end

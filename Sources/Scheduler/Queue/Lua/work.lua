@@ -24,6 +24,7 @@ local function claimJobs(count, worker, at)
   local popped = redis.call('ZPOPMIN', K.queue, count)
   local atText = integer(at)
   local deadline = integer(at + Q.leaseMs)
+  local leases = {}
   for i = 1, #popped, 2 do
     local id = popped[i]
     local job = readJob(id)
@@ -32,7 +33,8 @@ local function claimJobs(count, worker, at)
       local token = worker .. '/' .. ((tonumber(job.claims) or 0) + 1)
       redis.call('HSET', jobKey(id), 'attempts', job.attempts, 'claims', (tonumber(job.claims) or 0) + 1,
         'state', 'active', 'worker', worker, 'lease', token, 'claimedAt', atText)
-      redis.call('ZADD', K.leases, deadline, id)
+      leases[#leases + 1] = deadline
+      leases[#leases + 1] = id
       local fields = jobEvent(job, 'started', at, worker)
       for _, batch in ipairs(job.batches) do emit(batch, fields, true) end
       claimed[#claimed + 1] = { id, job.url or '', job.priority or 'normal', job.destination or '',
@@ -40,6 +42,7 @@ local function claimJobs(count, worker, at)
         job.enqueuedAt or '', atText }
     end
   end
+  withMembers('ZADD', K.leases, leases)
   if #popped > 0 and redis.call('ZCARD', K.queue) > 0 then wakeIdleWorkers() end
   return claimed
 end
