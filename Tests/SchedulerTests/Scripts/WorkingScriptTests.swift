@@ -64,13 +64,15 @@ struct WorkingScriptTests {
         #expect(try await h.events(h.keys.events).map { $0["type"] } == ["completed", "batchCompleted"])
     }
 
-    @Test func finishReportsALeaseThatIsNotTheJobsAsLostAndChangesNothing() async throws {
+    @Test func finishReportsALeaseThatIsNotTheJobsAsLostAndOnlyCountsTheRefusal() async throws {
         let h = try QueueScriptHarness()
         try await h.batch("b", total: 1)
         try await h.activeJob("1", batch: "b", url: "https://a.example/1", token: "w/2")
         let reply = try await h.call(QueueScripts.finish, ["w", "0", "1", "1", "w/1", "completed", "", "", "", "", "0"]).array
         #expect(reply[2].array.map(\.string) == ["1"])
-        #expect(try await h.hash(h.keys.job("1"))["state"] == "active")
+        let job = try await h.hash(h.keys.job("1"))
+        #expect(job["state"] == "active" && job["refusedEnds"] == "1", "\(job)")
+        #expect((try await h.hash(h.keys.batch("b"))["completed"] ?? "0") == "0")
         #expect(try await h.events(h.keys.events).isEmpty)
     }
 

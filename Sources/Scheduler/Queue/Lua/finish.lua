@@ -26,7 +26,8 @@
 -- end it (finalize in queue.lua). A job that was cancelled while it ran
 -- (state `cancelling`) ends as cancelled whatever the worker reports, unless
 -- it completed. An end whose `token` is not the job's current lease changes
--- nothing: its id is listed in the reply's third element (lease lost).
+-- nothing but the job's `refusedEnds` count (a late finish of a worker that
+-- was cut off): its id is listed in the reply's third element (lease lost).
 -- Returns [claimed jobs, housekeeping report, ids whose lease was lost];
 -- the first two as claim.lua.
 -- Events: `delayed` (with `error`, `message`, `retry_in_ms`) or the job's end
@@ -42,7 +43,11 @@ claimNext, count = tonumber(claimNext), tonumber(count)
 -- Ends one job (the fields of one ENTRY); false when its lease was lost.
 local function finishOne(tally, at, id, token, state, source, bytes, code, message, delay)
   local job = readJob(id)
-  if not job or job.lease ~= token then return false end
+  if not job then return false end
+  if job.lease ~= token then
+    redis.call('HINCRBY', jobKey(id), 'refusedEnds', 1)
+    return false
+  end
   message = masked(message)
   if job.state == 'cancelling' and state ~= 'completed' then state = 'cancelled' end
   if state == 'retry' then
