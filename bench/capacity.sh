@@ -12,7 +12,7 @@
 #   BENCH_CLASS_JOBS=1000            jobs per small and medium batch (default 1000)
 #   BENCH_CLASS_LARGE_JOBS=200       jobs per large batch (default BENCH_CLASS_JOBS / 5)
 #   BENCH_CLASS_CONCURRENCY=4        --concurrency of the size-class worker (default 4)
-#   BENCH_CLASS_RUNS=1               runs per class and destination (default 1; median)
+#   BENCH_CLASS_RUNS=3               runs per class and destination (default 3; median)
 #   BENCH_CAPACITY_PARTS="queue classes"   the parts to run (default both)
 #   BENCH_TIMEOUT=600                seconds a batch may take
 #
@@ -36,10 +36,10 @@
 #    empty cache gets one batch of BENCH_CLASS_JOBS distinct URLs, the class'
 #    images in turn with ?r=1..N (nginx ignores the query; each URL is a
 #    download and, processed, a decode and encode of its own: a batch long
-#    enough for the 10 ms resolution of /proc/PID/stat). Reported per job: worker CPU
-#    (utime + stime from /proc/PID/stat, from before enqueue to the end),
-#    Redis CPU, bytes from the origin and bytes in the cache; and jobs/s
-#    (createdAt to finishedAt).
+#    against the 10 ms ticks of /proc/PID/stat). Reported per job (median of
+#    BENCH_CLASS_RUNS): worker CPU (utime + stime from /proc/PID/stat, from
+#    before enqueue to the end), Redis CPU, bytes from the origin and bytes
+#    in the cache; and jobs/s (createdAt to finishedAt).
 #
 # Correctness fails the bench: counters other than completed = N, any origin
 # request during part 1, fewer origin requests than jobs in part 2, a
@@ -59,7 +59,7 @@ LARGE_COUNT=$(((CLASS_COUNT + 1) / 2))
 CLASS_JOBS=${BENCH_CLASS_JOBS:-1000}
 LARGE_JOBS=${BENCH_CLASS_LARGE_JOBS:-$(((CLASS_JOBS + 4) / 5))}
 CLASS_CONCURRENCY=${BENCH_CLASS_CONCURRENCY:-4}
-CLASS_RUNS=${BENCH_CLASS_RUNS:-1}
+CLASS_RUNS=${BENCH_CLASS_RUNS:-3}
 PARTS=${BENCH_CAPACITY_PARTS:-queue classes}
 CLASS_ROOT="$PWD/bench/.corpus-classes"
 CORES=$(nproc)
