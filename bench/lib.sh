@@ -1,8 +1,9 @@
 # shellcheck shell=bash
 # Shared by the benchmarks in bench/: setup, a timed warmer batch (with a
 # fresh worker, or several through one long-lived worker), and interleaved
-# reference/warmer pairs with a report. Source it; it expects the repository
-# root as the working directory.
+# reference/warmer pairs with a report; helpers for Redis and CPU accounting
+# (rcli, delete_queue, redis_cpu, process_cpu, machine_cpu, wait_quiet, ...).
+# Source it; it expects the repository root as the working directory.
 #
 # Settings (environment): BENCH_COUNT (images, default 300), BENCH_TIMEOUT
 # (seconds a warmer batch may take, default 600).
@@ -206,3 +207,64 @@ bench_pairs() {
     printf "warmer worker peak RSS: %.1f MiB\n", rss / 1024
   }'
 }
+
+# --- Queue and CPU helpers (bench/queue.sh, bench/capacity.sh) -----------------
+# They talk to the bench's Redis ($REDIS_PORT, set by bench_setup).
+
+# rcli ARGS...: redis-cli against the bench's Redis.
+rcli() { redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"; }
+
+# delete_queue NAME: delete every key of queue NAME (docs/wire-format.md:
+# they all start with warmer:{NAME}:), so that finished runs do not grow
+# Redis for the next ones. One Lua script SCANs and UNLINKs server-side
+# (redis-cli 7.0's --scan has no --count, and 10 keys a round trip is slow).
+delete_queue() {
+  rcli eval "local cursor = '0'
+    repeat
+      local reply = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000)
+      cursor = reply[1]
+      for _, key in ipairs(reply[2]) do redis.call('UNLINK', key) end
+    until cursor == '0'" 0 "warmer:{$1}:*" >/dev/null
+}
+
+# status_field JSON NAME: a number from `warmer status` (pretty JSON, one key
+# per line: "completed" : 20000,).
+status_field() {
+  awk -v key="\"$2\"" '$1 == key { gsub(/[^0-9]/, "", $NF); print $NF; found = 1 } END { exit !found }' <<<"$1"
+}
+
+# redis_cpu: seconds of CPU redis-server has used (user + sys, INFO cpu).
+redis_cpu() {
+  rcli info cpu | tr -d '\r' | awk -F: '/^used_cpu_(user|sys):/ { s += $2 } END { printf "%.3f", s }'
+}
+
+# process_cpu PID: seconds of CPU process PID has used (utime + stime).
+process_cpu() {
+  awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f", ($14 + $15) / hz }' "/proc/$1/stat"
+}
+
+# machine_cpu: seconds of CPU the whole machine has been busy, all cores
+# (/proc/stat: user, nice, system, irq, softirq, steal).
+machine_cpu() {
+  awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.3f", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat
+}
+
+# wait_quiet PID: wait (at most 10 s) until process PID has used no CPU for
+# 0.3 s. A worker's disk cache sweeps 1 s after it opens (and every 30 s),
+# stat()ing every file: for 20,000 entries about 0.2 s of CPU, which must not
+# fall into the timed window or the enqueue.
+wait_quiet() {
+  local pid=$1 before after deadline=$((SECONDS + 10))
+  after=$(process_cpu "$pid")
+  while ((SECONDS < deadline)); do
+    sleep 0.3
+    before=$after
+    after=$(process_cpu "$pid")
+    if [[ $before == "$after" ]]; then return 0; fi
+  done
+}
+
+# best_max LIST / best_min LIST / median LIST: of a space-separated list.
+best_max() { tr ' ' '\n' <<<"$1" | grep . | sort -g | tail -n 1; }
+best_min() { tr ' ' '\n' <<<"$1" | grep . | sort -g | head -n 1; }
+median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
