@@ -9,6 +9,7 @@
 #   make bench-http-cache  --cache-mode http: re-warming a warm corpus (fresh, 304s) vs the first warming
 #   make bench-queue       the Redis queue's own overhead: disk-hit jobs/s, enqueue cost, redis-benchmark
 #   make bench-soak        one worker through 20,000 mixed jobs: exit status, RSS slope, Redis after the retention
+#   make bench-memory      peak RSS by image size class, destination and --concurrency; the memory budget (docs/memory.md)
 #   make bench-hostile     16 concurrent 100-megapixel decodes against the memory budget; lying JPEGs
 #   make bench-overhead    logging at info + metrics + HTTP server on vs off: queue jobs/s and disk warming
 #   make bench-startup     a command's start-up with libvips loaded on demand (dlopen) vs at start
@@ -18,7 +19,7 @@
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile bench-overhead bench-startup bench-serve build release clean
+.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve build release clean
 
 demo:
 	scripts/demo.sh
@@ -56,6 +57,9 @@ bench-queue:
 
 bench-soak:
 	bench/soak.sh
+
+bench-memory:
+	bench/memory.sh
 
 bench-hostile:
 	bench/hostile.sh
