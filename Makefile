@@ -11,6 +11,7 @@
 #   make bench-capacity    capacity figures: 1/2/4 workers against one Redis (jobs/s, Redis CPU, what limits),
 #                          worker CPU per job by image size class, disk and processed (docs/capacity.md)
 #   make bench-soak        one worker through 20,000 mixed jobs: exit status, RSS slope, Redis after the retention
+#   make bench-memory      peak RSS by image size class, destination and --concurrency; the memory budget (docs/memory.md)
 #   make bench-hostile     16 concurrent 100-megapixel decodes against the memory budget; lying JPEGs
 #   make bench-overhead    logging at info + metrics + HTTP server on vs off: queue jobs/s and disk warming
 #   make bench-startup     a command's start-up with libvips loaded on demand (dlopen) vs at start
@@ -20,7 +21,7 @@
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-capacity bench-soak bench-hostile bench-overhead bench-startup bench-serve build release clean
+.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-capacity bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve build release clean
 
 demo:
 	scripts/demo.sh
@@ -61,6 +62,9 @@ bench-capacity:
 
 bench-soak:
 	bench/soak.sh
+
+bench-memory:
+	bench/memory.sh
 
 bench-hostile:
 	bench/hostile.sh

@@ -96,9 +96,20 @@ import TestSupport
         let termination = try #require(spec.string("terminationGracePeriodSeconds").flatMap(Int.init))
         #expect(termination > grace, "terminationGracePeriodSeconds \(termination) must exceed --grace-period \(grace)")
 
-        // Memory requests cover the bench's peak RSS (bench/README.md: up to 234 MiB)
-        let request = try #require(container.string("resources.requests.memory"))
-        #expect(request.hasSuffix("Mi") && (Int(request.dropLast(2)) ?? 0) >= 234, "memory request \(request)")
+        // Memory follows docs/memory.md's model for the concurrency and budget the pod sets:
+        // request >= 88 MiB + 3 MiB per job; limit >= that + the memory budget + 36 MiB per image thread
+        func mebibytes(_ path: String) -> Int? {
+            container.string(path).flatMap { $0.hasSuffix("Mi") ? Int($0.dropLast(2)) : nil }
+        }
+        let concurrency = try #require((environment["WARMER_CONCURRENCY"] ?? nil).flatMap(Int.init))
+        let budget = try #require((environment["WARMER_MEMORY_BUDGET"] ?? nil).flatMap(Int.init))
+        let imageThreads = try #require((environment["WARMER_IMAGE_THREADS"] ?? nil).flatMap(Int.init))
+        let request = try #require(mebibytes("resources.requests.memory"), "memory request in Mi")
+        let limit = try #require(mebibytes("resources.limits.memory"), "memory limit in Mi")
+        let working = 88 + 3 * concurrency
+        #expect(request >= working, "memory request \(request)Mi under 88 + 3 x \(concurrency) = \(working) MiB")
+        #expect(limit >= working + budget + 36 * imageThreads,
+                "memory limit \(limit)Mi under \(working) + budget \(budget) + 36 x \(imageThreads) image threads")
 
         // The Redis URL comes from a Secret, the cache from a volume
         let redis = container.objects("env").first { $0.string("name") == "WARMER_REDIS_URL" }
