@@ -70,6 +70,30 @@ struct MemoryBudgetTests {
         #expect(try ImageCodec.decode(large, thumbnail: ThumbnailOptions(maxPixelSize: 100), budget: budget).width == 100)
     }
 
+    @Test func aPNGThumbnailReservesEveryPixelItDecodesAJPEGOnlyItsThumbnail() throws {
+        // A PNG has no smaller version to decode: its thumbnail decodes all
+        // 1000×800 pixels first (2.4 MB), which a 1 MiB budget cannot hold.
+        let files = try ImageFiles()
+        let budget = MemoryBudget(capacity: 1 << 20)
+        let png = try files.make(width: 1000, height: 800, format: "png")
+        let error = #expect(throws: ImageProcessingError.self) {
+            try ImageCodec.decode(png, thumbnail: ThumbnailOptions(maxPixelSize: 100), budget: budget)
+        }
+        #expect(error?.code == "over_memory_budget")
+        // Within a budget that holds it, the decode reserves the full decode
+        // plus the thumbnail; the result then keeps its own size.
+        let roomy = MemoryBudget(capacity: 8 << 20)
+        let thumbnail = try ImageCodec.decode(png, thumbnail: ThumbnailOptions(maxPixelSize: 100), budget: roomy)
+        #expect(roomy.peak == 1000 * 800 * 3 + 100 * 80 * 3 * 2)
+        #expect(roomy.used == 100 * 80 * 3)
+        withExtendedLifetime(thumbnail) {}
+        // A JPEG of the same size shrinks on load and reserves only its thumbnail, twice.
+        let small = MemoryBudget(capacity: 1 << 20)
+        let jpeg = try ImageCodec.decode(files.make(width: 1000, height: 800), thumbnail: ThumbnailOptions(maxPixelSize: 100), budget: small)
+        #expect(small.peak == 100 * 80 * 3 * 2)
+        withExtendedLifetime(jpeg) {}
+    }
+
     @Test func concurrentDecodesWaitForRoomAndNeverExceedTheBudget() throws {
         // Given a budget that holds one 1000×800 RGB image (2.4 MB), not two
         let files = try ImageFiles()

@@ -70,7 +70,8 @@ enum ImageCodec {
             throw .tooManyPixels(width: width, height: height, limit: limits.maxPixelCount)
         }
         let reservation = try reserve(
-            decodeCost(width: width, height: height, bands: header.bands, orientation: header.orientation, thumbnail: thumbnail),
+            decodeCost(width: width, height: height, bands: header.bands, orientation: header.orientation, thumbnail: thumbnail,
+                       shrinksOnLoad: shrinkOnLoadLoaders.contains(loader)),
             in: budget, shouldStop: shouldStop)
 
         do {
