@@ -8,6 +8,8 @@
 #   make bench-processed   320-px JPEG thumbnails: warmer vs vipsthumbnail, one process per core
 #   make bench-http-cache  --cache-mode http: re-warming a warm corpus (fresh, 304s) vs the first warming
 #   make bench-queue       the Redis queue's own overhead: disk-hit jobs/s, enqueue cost, redis-benchmark
+#   make bench-scale       cost flat with size: per-job CPU at 10k and 100k jobs, Redis bytes per queued
+#                          job at 100k and 1M queued, claims behind 1M queued, a batch's keys gone after the retention
 #   make bench-soak        one worker through 20,000 mixed jobs: exit status, RSS slope, Redis after the retention
 #   make bench-hostile     16 concurrent 100-megapixel decodes against the memory budget; lying JPEGs
 #   make bench-overhead    logging at info + metrics + HTTP server on vs off: queue jobs/s and disk warming
@@ -18,7 +20,7 @@
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-soak bench-hostile bench-overhead bench-startup bench-serve build release clean
+.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-scale bench-soak bench-hostile bench-overhead bench-startup bench-serve build release clean
 
 demo:
 	scripts/demo.sh
@@ -53,6 +55,9 @@ bench-http-cache:
 
 bench-queue:
 	bench/queue.sh
+
+bench-scale:
+	bench/scale.sh
 
 bench-soak:
 	bench/soak.sh
