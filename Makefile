@@ -10,6 +10,8 @@
 #   make bench-queue       the Redis queue's own overhead: disk-hit jobs/s, enqueue cost, redis-benchmark
 #   make bench-capacity    capacity figures: 1/2/4 workers against one Redis (jobs/s, Redis CPU, what limits),
 #                          worker CPU per job by image size class, disk and processed (docs/capacity.md)
+#   make bench-scale       cost flat with size: per-job CPU at 10k and 100k jobs, Redis bytes per queued
+#                          job at 100k and 1M queued, claims behind 1M queued, a batch's keys gone after the retention
 #   make bench-soak        one worker through 20,000 mixed jobs: exit status, RSS slope, Redis after the retention
 #   make bench-memory      peak RSS by image size class, destination and --concurrency; the memory budget (docs/memory.md)
 #   make bench-hostile     16 concurrent 100-megapixel decodes against the memory budget; lying JPEGs
@@ -21,7 +23,7 @@
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-capacity bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve build release clean
+.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve build release clean
 
 demo:
 	scripts/demo.sh
@@ -59,6 +61,8 @@ bench-queue:
 
 bench-capacity:
 	bench/capacity.sh
+bench-scale:
+	bench/scale.sh
 
 bench-soak:
 	bench/soak.sh

@@ -1,9 +1,8 @@
 # shellcheck shell=bash
 # Shared by the benchmarks in bench/: setup, a timed warmer batch (with a
 # fresh worker, or several through one long-lived worker), and interleaved
-# reference/warmer pairs with a report; helpers for Redis and CPU accounting
-# (rcli, delete_queue, redis_cpu, process_cpu, machine_cpu, wait_quiet, ...).
-# Source it; it expects the repository root as the working directory.
+# reference/warmer pairs with a report. Source it; it expects the repository
+# root as the working directory.
 #
 # Settings (environment): BENCH_COUNT (images, default 300), BENCH_TIMEOUT
 # (seconds a warmer batch may take, default 600).
@@ -175,6 +174,7 @@ warmer_stop() {
   cpu=$(awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f", ($14 + $15) / hz }' "/proc/$worker_pid/stat" 2>/dev/null || echo 0)
   stop_process "$worker_pid"
   run_rss_kib=${rss:-0}
+  # shellcheck disable=SC2034 # read by the caller
   run_cpu_seconds=${cpu:-0}
 }
 
@@ -208,8 +208,8 @@ bench_pairs() {
   }'
 }
 
-# --- Queue and CPU helpers (bench/queue.sh, bench/capacity.sh) -----------------
-# They talk to the bench's Redis ($REDIS_PORT, set by bench_setup).
+# --- Redis, CPU and disk-hit batches (bench/queue.sh, bench/scale.sh) --------
+# These need bench_setup's services (REDIS_PORT, ORIGIN_URL, ORIGIN_LOG).
 
 # rcli ARGS...: redis-cli against the bench's Redis.
 rcli() { redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"; }
@@ -248,6 +248,7 @@ process_cpu() {
 machine_cpu() {
   awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" { printf "%.3f", ($2 + $3 + $4 + $7 + $8 + $9) / hz }' /proc/stat
 }
+CORES=$(nproc)
 
 # wait_quiet PID: wait (at most 10 s) until process PID has used no CPU for
 # 0.3 s. A worker's disk cache sweeps 1 s after it opens (and every 30 s),
@@ -268,3 +269,179 @@ wait_quiet() {
 best_max() { tr ' ' '\n' <<<"$1" | grep . | sort -g | tail -n 1; }
 best_min() { tr ' ' '\n' <<<"$1" | grep . | sort -g | head -n 1; }
 median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+# corpus_file_by_size N: the corpus file that is Nth smallest (1: the
+# smallest). (sed reads all of sort's output: with `head`, sort could die of
+# SIGPIPE, which pipefail turns into a silent exit.)
+corpus_file_by_size() {
+  find "$CORPUS" -maxdepth 1 -name 'img-*' -type f -printf '%s %p\n' | sort -n | sed -n "$1s/^[0-9]* //p"
+}
+
+# url_list FILE COUNT [SOURCE [PARAM]]: COUNT distinct URLs of one corpus
+# file, ORIGIN/<SOURCE's name>?PARAM=1..COUNT (nginx ignores the query; the
+# cache key is the whole URL). SOURCE defaults to $SMALLEST, PARAM to n.
+url_list() {
+  awk -v base="$ORIGIN_URL/$(basename "${3:-$SMALLEST}")" -v param="${4:-n}" -v n="$2" \
+    'BEGIN { for (i = 1; i <= n; i++) print base "?" param "=" i }' >"$1"
+}
+
+# warm_cache URLS CACHE: `warmer warm` every URL of the file URLS into the
+# disk cache CACHE (no Redis), so that a worker on CACHE finds each one a
+# disk hit. A failure fails the bench.
+warm_cache() {
+  local urls=$1 cache=$2 start
+  log "warming $(wc -l <"$urls") URLs into $cache"
+  start=$(now)
+  if ! "$warmer" warm --cache-dir "$cache" --concurrency 32 "$urls" >"$WORK/warm.log" 2>&1; then
+    log "warmer warm failed; see $WORK/warm.log"
+    tail -n 5 "$WORK/warm.log" >&2
+    exit 1
+  fi
+  log "$(tail -n 1 "$WORK/warm.log") (wall $(elapsed "$start" "$(now)")s)"
+}
+
+# pause_queue NAME / resume_queue NAME: what `warmer pause` and `warmer
+# resume` write (docs/wire-format.md, `config`), straight from redis-cli, so
+# that no process start-up falls into a timed window.
+pause_queue() { rcli hset "warmer:{$1}:config" paused 1 >/dev/null; }
+resume_queue() {
+  rcli eval "redis.call('HDEL', KEYS[1], 'paused') redis.call('RPUSH', KEYS[2], 'wake')" 2 \
+    "warmer:{$1}:config" "warmer:{$1}:intake" >/dev/null
+}
+
+# disk_hit_batch URLS COUNT running|paused [ENQUEUE_ARGS...]: with the
+# worker of warmer_start running on a cache that holds every URL of the file
+# URLS (COUNT lines; see warm_cache), enqueue URLS as one batch and wait for
+# its finishedAt (set in Redis by the finish script of its last job).
+#   running: the worker starts on the first 2,000-URL chunk while the rest
+#            is still being enqueued; the clock runs from the moment `warmer
+#            enqueue` returns, and the jobs that ended before (run_early) are
+#            reported, not counted (bench/queue.sh).
+#   paused:  the queue is paused for the enqueue and resumed when the clock
+#            starts, so every job counts (run_early is 0) and the worker
+#            never sees the batch half-enqueued (bench/scale.sh).
+# Fails the bench on counters other than total = completed = COUNT, or on
+# any request for the URLS' path reaching the origin (every job must be a
+# disk hit). Sets batch_id; run_seconds (clock start to finishedAt),
+# run_jobs_per_s (the counted jobs over it), run_batch_jobs_per_s (COUNT
+# over createdAt to finishedAt), run_early, run_enqueue_seconds; the CPU the
+# worker and Redis used per counted job in the window (run_worker_us,
+# run_redis_us); and the share of all cores that the worker, Redis and
+# everything else on the machine used in it (run_worker_pct, run_redis_pct,
+# run_other_pct: another job on a shared machine shows up in the last).
+# shellcheck disable=SC2034 # the run_* figures are read by the caller
+disk_hit_batch() {
+  local urls=$1 jobs=$2 mode=$3
+  shift 3
+  local start finished created enqueue_start enqueue_end batch_key early status_json field value expected counted
+  local worker_cpu0 redis_cpu0 machine_cpu0 worker_cpu redis_cpu machine_cpu seen requests_before requests deadline path
+  local label="run $worker_name"
+  sleep 0.5 # the cache's first sweep starts about 1 s after the worker
+  wait_quiet "$worker_pid"
+  requests_before=$(wc -l <"$ORIGIN_LOG")
+
+  if [[ $mode == paused ]]; then pause_queue "$worker_queue"; fi
+  enqueue_start=$(now)
+  batch_id=$("$warmer" enqueue --queue "$worker_queue" "$@" "$urls")
+  enqueue_end=$(now)
+  batch_key="warmer:{$worker_queue}:batch:$batch_id"
+  if [[ $mode == paused ]]; then
+    wait_quiet "$worker_pid" # woken by the enqueue, it found the queue paused
+    # The finish script of the batch's last job EXPIREs the batch hash: with
+    # keyspace events of class g on, that is the one message on the hash's
+    # channel from here on (job ends write it with HINCRBY, class h).
+    rcli config set notify-keyspace-events Kg >/dev/null
+    coproc FINISH_WATCH { rcli subscribe "__keyspace@0__:$batch_key"; }
+    local line n
+    for n in 1 2 3; do read -r -t 10 line <&"${FINISH_WATCH[0]}"; done # subscribe, channel, 1
+    # The CPU counters are read before the resume: the jobs start at once.
+    start=$(now)
+    early=0
+    worker_cpu0=$(process_cpu "$worker_pid")
+    redis_cpu0=$(redis_cpu)
+    machine_cpu0=$(machine_cpu)
+    resume_queue "$worker_queue"
+  else
+    start=$(now)
+    early=$(rcli hget "$batch_key" completed)
+    worker_cpu0=$(process_cpu "$worker_pid")
+    redis_cpu0=$(redis_cpu)
+    machine_cpu0=$(machine_cpu)
+  fi
+
+  # Wait for the batch's finishedAt. paused: the keyspace message wakes us
+  # at once (the notification costs Redis next to nothing). running (as
+  # bench/queue.sh always did): a redis-cli HGET every 0.1 s; `warmer
+  # watch` would replay and print every event, and `warmer status` would
+  # start a Swift process each time, both on the cores the worker and Redis
+  # need. The end of the window is finishedAt itself, not when we notice it.
+  deadline=$((SECONDS + WATCH_TIMEOUT))
+  until finished=$(rcli hget "$batch_key" finishedAt) && [[ -n $finished ]]; do
+    if ((SECONDS >= deadline)); then
+      log "$label: batch $batch_id not finished after ${WATCH_TIMEOUT}s; see $WORK/worker-$worker_name.log"
+      "$warmer" status --queue "$worker_queue" "$batch_id" >&2 || true
+      exit 1
+    fi
+    if ! kill -0 "$worker_pid" 2>/dev/null; then
+      log "$label: the worker exited; see $WORK/worker-$worker_name.log"
+      tail -n 20 "$WORK/worker-$worker_name.log" >&2
+      exit 1
+    fi
+    if [[ $mode == paused ]]; then
+      read -r -t 1 line <&"${FINISH_WATCH[0]}" || true
+    else
+      sleep 0.1
+    fi
+  done
+  # DISK_HIT_FINISHED (a command, optional) runs at once, before the CPU
+  # counters are read: bench/scale.sh pauses a queue that holds other work.
+  if [[ -n ${DISK_HIT_FINISHED:-} ]]; then $DISK_HIT_FINISHED; fi
+  seen=$(now)
+  worker_cpu=$(awk -v a="$worker_cpu0" -v b="$(process_cpu "$worker_pid")" 'BEGIN { print b - a }')
+  redis_cpu=$(awk -v a="$redis_cpu0" -v b="$(redis_cpu)" 'BEGIN { print b - a }')
+  machine_cpu=$(awk -v a="$machine_cpu0" -v b="$(machine_cpu)" 'BEGIN { print b - a }')
+  if [[ $mode == paused ]]; then
+    kill "$FINISH_WATCH_PID" 2>/dev/null || true
+    wait "$FINISH_WATCH_PID" 2>/dev/null || true
+  fi
+  counted=$((jobs - early))
+  run_worker_us=$(awk -v c="$worker_cpu" -v n="$counted" 'BEGIN { printf "%.0f", c * 1e6 / n }')
+  run_redis_us=$(awk -v c="$redis_cpu" -v n="$counted" 'BEGIN { printf "%.0f", c * 1e6 / n }')
+  # Shares of the machine (all cores) from the clock's start to when the
+  # loop above saw the batch finished.
+  read -r run_worker_pct run_redis_pct run_other_pct < <(awk -v w="$worker_cpu" -v r="$redis_cpu" -v m="$machine_cpu" \
+    -v t="$(elapsed "$start" "$seen")" -v cores="$CORES" 'BEGIN {
+      all = t * cores / 100
+      o = (m - w - r) / all
+      printf "%.0f %.0f %.0f\n", w / all, r / all, (o > 0) ? o : 0 }')
+
+  # The counters, as `warmer status` reports them.
+  status_json=$("$warmer" status --queue "$worker_queue" "$batch_id")
+  for field in total completed failed cancelled dead; do
+    case $field in
+      total | completed) expected=$jobs ;;
+      *) expected=0 ;;
+    esac
+    value=$(status_field "$status_json" "$field") || value=missing
+    if [[ $value != "$expected" ]]; then
+      log "$label: batch $batch_id: $field is $value (expected total = completed = $jobs, no failed, cancelled or dead):"
+      echo "$status_json" >&2
+      exit 1
+    fi
+  done
+  # Every job must have been a cache hit: no request for the URLs' path
+  # reached the origin (the access log has the path without the query).
+  path=$(head -n 1 "$urls" | sed -E 's#^[a-z]+://[^/]+##; s#\?.*##')
+  requests=$(tail -n +"$((requests_before + 1))" "$ORIGIN_LOG" | awk -v p="$path" '$2 == p' | wc -l)
+  if ((requests != 0)); then
+    log "$label: $requests requests for $path reached the origin; the jobs were not all cache hits"
+    exit 1
+  fi
+
+  created=$(status_field "$status_json" createdAt)
+  run_early=$early
+  run_enqueue_seconds=$(elapsed "$enqueue_start" "$enqueue_end")
+  run_seconds=$(awk -v s="$start" -v f="$finished" 'BEGIN { printf "%.3f", f / 1000 - s }')
+  run_jobs_per_s=$(awk -v n="$counted" -v t="$run_seconds" 'BEGIN { printf "%.0f", n / t }')
+  run_batch_jobs_per_s=$(awk -v n="$jobs" -v c="$created" -v f="$finished" 'BEGIN { printf "%.0f", n * 1000 / (f - c) }')
+}

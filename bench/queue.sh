@@ -54,120 +54,21 @@ fi
 
 bench_setup
 
-# --- Helpers (more in bench/lib.sh: rcli, delete_queue, redis_cpu, ...) -----
-# url_list FILE COUNT: COUNT distinct URLs of one small corpus file.
-url_list() {
-  awk -v base="$ORIGIN_URL/$(basename "$SMALLEST")" -v n="$2" \
-    'BEGIN { for (i = 1; i <= n; i++) print base "?n=" i }' >"$1"
-}
-
-CORES=$(nproc)
-
 # --- 1. Queue throughput, every job a disk hit --------------------------------
-# (sed reads all of sort's output: with `head`, sort could die of SIGPIPE,
-# which pipefail turns into a silent exit.)
-SMALLEST=$(find "$CORPUS" -maxdepth 1 -name 'img-*' -type f -printf '%s %p\n' | sort -n | sed -n '1s/^[0-9]* //p')
+SMALLEST=$(corpus_file_by_size 1)
 JOB_URLS="$WORK/urls-queue.txt"
 CACHE="$WORK/cache-queue"
 url_list "$JOB_URLS" "$JOBS"
+log "$(basename "$SMALLEST"): $(stat -c %s "$SMALLEST") bytes"
+warm_cache "$JOB_URLS" "$CACHE"
 
-log "warming $JOBS URLs of $(basename "$SMALLEST") ($(stat -c %s "$SMALLEST") bytes) into $CACHE"
-warm_start=$(now)
-if ! "$warmer" warm --cache-dir "$CACHE" --concurrency 32 "$JOB_URLS" >"$WORK/warm.log" 2>&1; then
-  log "warmer warm failed; see $WORK/warm.log"
-  tail -n 5 "$WORK/warm.log" >&2
-  exit 1
-fi
-log "$(tail -n 1 "$WORK/warm.log") (wall $(elapsed "$warm_start" "$(now)")s)"
-
-# queue_run N: one worker with the warm cache, one batch of every URL. Sets
-# run_jobs_per_s, run_batch_jobs_per_s, run_seconds, run_early (jobs ended
-# before `warmer enqueue` returned), run_enqueue_seconds, the CPU the worker
-# and Redis used per job in the window (run_worker_us, run_redis_us), and
-# the share of all cores that the worker, Redis and everything else on the
-# machine used in it (run_worker_pct, run_redis_pct, run_other_pct: another
-# job on a shared machine shows up in the last).
+# queue_run N: one worker with the warm cache, one batch of every URL
+# (disk_hit_batch in bench/lib.sh, which sets the run_* figures).
 queue_run() {
-  local n=$1 start finished created enqueue_start batch_key early status_json field value expected
-  local worker_cpu0 redis_cpu0 machine_cpu0 worker_cpu redis_cpu machine_cpu seen requests_before requests deadline
-  warmer_start "queue-$n" "$CACHE"
-  sleep 0.5 # the first sweep starts about 1 s after the worker
-  wait_quiet "$worker_pid"
-  requests_before=$(wc -l <"$ORIGIN_LOG")
-
-  enqueue_start=$(now)
-  batch_id=$("$warmer" enqueue --queue "$worker_queue" "$JOB_URLS")
-  start=$(now)
-  batch_key="warmer:{$worker_queue}:batch:$batch_id"
-  early=$(rcli hget "$batch_key" completed)
-  worker_cpu0=$(process_cpu "$worker_pid")
-  redis_cpu0=$(redis_cpu)
-  machine_cpu0=$(machine_cpu)
-
-  # Wait for the batch's finishedAt (set by the finish script of its last
-  # job). A redis-cli HGET every 0.1 s costs next to nothing; `warmer watch`
-  # would replay and print every event, and `warmer status` would start a
-  # Swift process each time, both on the cores the worker and Redis need.
-  # The end of the window is finishedAt itself, not when we notice it.
-  deadline=$((SECONDS + WATCH_TIMEOUT))
-  until finished=$(rcli hget "$batch_key" finishedAt) && [[ -n $finished ]]; do
-    if ((SECONDS >= deadline)); then
-      log "queue run $n: batch $batch_id not finished after ${WATCH_TIMEOUT}s; see $WORK/worker-queue-$n.log"
-      "$warmer" status --queue "$worker_queue" "$batch_id" >&2 || true
-      exit 1
-    fi
-    if ! kill -0 "$worker_pid" 2>/dev/null; then
-      log "queue run $n: the worker exited; see $WORK/worker-queue-$n.log"
-      tail -n 20 "$WORK/worker-queue-$n.log" >&2
-      exit 1
-    fi
-    sleep 0.1
-  done
-  seen=$(now)
-  worker_cpu=$(awk -v a="$worker_cpu0" -v b="$(process_cpu "$worker_pid")" 'BEGIN { print b - a }')
-  redis_cpu=$(awk -v a="$redis_cpu0" -v b="$(redis_cpu)" 'BEGIN { print b - a }')
-  machine_cpu=$(awk -v a="$machine_cpu0" -v b="$(machine_cpu)" 'BEGIN { print b - a }')
-  run_worker_us=$(awk -v c="$worker_cpu" -v n="$((JOBS - early))" 'BEGIN { printf "%.0f", c * 1e6 / n }')
-  run_redis_us=$(awk -v c="$redis_cpu" -v n="$((JOBS - early))" 'BEGIN { printf "%.0f", c * 1e6 / n }')
-  # Shares of the machine (all cores) from enqueue's return to when the loop
-  # above saw the batch finished.
-  read -r run_worker_pct run_redis_pct run_other_pct < <(awk -v w="$worker_cpu" -v r="$redis_cpu" -v m="$machine_cpu" \
-    -v t="$(elapsed "$start" "$seen")" -v cores="$CORES" 'BEGIN {
-      all = t * cores / 100
-      o = (m - w - r) / all
-      printf "%.0f %.0f %.0f\n", w / all, r / all, (o > 0) ? o : 0 }')
-
-  # The counters, as `warmer status` reports them.
-  status_json=$("$warmer" status --queue "$worker_queue" "$batch_id")
-  for field in total completed failed cancelled dead; do
-    case $field in
-      total | completed) expected=$JOBS ;;
-      *) expected=0 ;;
-    esac
-    value=$(status_field "$status_json" "$field") || value=missing
-    if [[ $value != "$expected" ]]; then
-      log "queue run $n: batch $batch_id: $field is $value (expected total = completed = $JOBS, no failed, cancelled or dead):"
-      echo "$status_json" >&2
-      exit 1
-    fi
-  done
-  # Every job must have been a cache hit: no request reached the origin.
-  requests=$(($(wc -l <"$ORIGIN_LOG") - requests_before))
-  if ((requests != 0)); then
-    log "queue run $n: $requests requests reached the origin; the jobs were not all cache hits, e.g.:"
-    tail -n "$requests" "$ORIGIN_LOG" | head -n 5 >&2
-    exit 1
-  fi
-
-  created=$(status_field "$status_json" createdAt)
+  warmer_start "queue-$1" "$CACHE"
+  disk_hit_batch "$JOB_URLS" "$JOBS" running
   warmer_stop
   delete_queue "$worker_queue"
-
-  run_early=$early
-  run_enqueue_seconds=$(elapsed "$enqueue_start" "$start")
-  run_seconds=$(awk -v s="$start" -v f="$finished" 'BEGIN { printf "%.3f", f / 1000 - s }')
-  run_jobs_per_s=$(awk -v n="$((JOBS - early))" -v t="$run_seconds" 'BEGIN { printf "%.0f", n / t }')
-  run_batch_jobs_per_s=$(awk -v n="$JOBS" -v c="$created" -v f="$finished" 'BEGIN { printf "%.0f", n * 1000 / (f - c) }')
 }
 
 QUEUE_RATES="" BATCH_RATES="" WORKER_US="" REDIS_US="" OTHER_PCT=""

@@ -36,6 +36,20 @@ struct QueueControlTests {
         #expect(try await queue.status(ofBatch: late).priority == "veryHigh")
     }
 
+    @Test func aLargeBatchsPriorityChangesInStepsNotInOneScriptCall() async throws {
+        let queue = try makeQueue()
+        let batch = try await queue.enqueue(urls: urls(1_500, "big"), priority: .veryLow)
+        // One step of about 100 jobs changes part of the batch and says where to go on
+        let step = try await queue.run(QueueScripts.priority, [batch, "high", "0", "100"]).array
+        let first = step.first?.integer ?? 0
+        #expect(step.count == 2 && step.last?.string != "0", "\(step)")
+        #expect(first > 0 && first < 1_500, "one step changed \(first) of 1,500 jobs")
+        // setPriority goes on step by step until every job is changed
+        #expect(try await queue.setPriority(.high, ofBatch: batch, chunk: 100) == 1_500 - first)
+        let claimed = try await queue.claim(upTo: 1_500, worker: worker)
+        #expect(claimed.count == 1_500 && claimed.allSatisfy { $0.priority == "high" })
+    }
+
     @Test func loweringABatchKeepsSharedJobsAtTheOtherBatchsPriority() async throws {
         let queue = try makeQueue()
         let a = try await queue.enqueue(urls: urls(1, "shared") + urls(1, "own"), priority: .high)

@@ -46,13 +46,29 @@ extension JobQueue {
     /// Changes the priority of batch `id`'s jobs that have not ended. A job
     /// shared with a more urgent batch keeps that batch's priority. Returns
     /// the number of jobs changed.
+    ///
+    /// Large batches change in steps of about `chunk` jobs, each atomic, so
+    /// that no one script call holds Redis for the whole batch.
+    /// - Throws: `SchedulerError.batchNotFound` for an unknown batch.
     @discardableResult
-    public func setPriority(_ priority: JobPriority, ofBatch id: String) async throws(SchedulerError) -> Int {
-        do {
-            return try await run(QueueScripts.priority, [id, priority.rawValue]).integer ?? 0
-        } catch .redis(.server(let text)) where text.hasPrefix("NO_BATCH") {
-            throw .batchNotFound(id)
-        }
+    public func setPriority(_ priority: JobPriority, ofBatch id: String, chunk: Int = 2_000) async throws(SchedulerError) -> Int {
+        var changed = 0
+        var cursor = "0"
+        repeat {
+            let reply: RedisReply
+            do {
+                reply = try await run(QueueScripts.priority, [id, priority.rawValue, cursor, String(max(1, chunk))])
+            } catch .redis(.server(let text)) where text.hasPrefix("NO_BATCH") {
+                throw .batchNotFound(id)
+            }
+            let step = reply.array
+            guard step.count == 2, let count = step[0].integer, let next = step[1].string else {
+                throw .redis(.unexpectedReply("priority: \(reply)"))
+            }
+            changed += count
+            cursor = next
+        } while cursor != "0"
+        return changed
     }
 
     /// Changes the priority of single jobs. Returns the number of jobs changed.
