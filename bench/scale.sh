@@ -45,7 +45,7 @@
 # Correctness fails the bench (counters other than completed = N, any origin
 # request for a disk-hit URL, a queue depth other than the URLs enqueued, any
 # key of the retention batch left); the figures are only reported.
-# See bench/README.md, "Scale".
+# See bench/scale.md.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
