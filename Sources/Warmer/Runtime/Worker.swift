@@ -86,8 +86,9 @@ struct Worker: Sendable {
     func run() async throws {
         let state = WorkerState()
         let running = RunningJobs(capacity: configuration.concurrency)
+        let finisher = FinishBatcher(queue: queue, worker: workerID, onCall: { _ in WorkerMetrics.finishCall() })
         let runner = JobRunner(
-            queue: queue, finisher: FinishBatcher(queue: queue, worker: workerID, onCall: { _ in WorkerMetrics.finishCall() }), events: EventStream(queue: queue),
+            queue: queue, finisher: finisher, events: EventStream(queue: queue),
             prefetchers: JobPrefetchers(pipeline: pipeline, concurrency: configuration.concurrency), running: running,
             workerID: workerID, progressInterval: configuration.progressInterval,
             processingLimits: pipeline.configuration.processingLimits, jobTimeout: configuration.jobTimeout,
