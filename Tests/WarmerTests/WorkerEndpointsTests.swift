@@ -46,6 +46,9 @@ struct WorkerEndpointsTests {
             #expect(after.value("warmer_job_duration_seconds_count") == Double(images.count + missing.count))
             #expect(after.value("warmer_job_queue_wait_seconds_count") == Double(images.count + missing.count))
             #expect(after.value("warmer_redis_round_trip_seconds_count") > 0)
+            // Every end went through a finish call, several ends at most to a call
+            let ends = Double(images.count + missing.count)
+            #expect(after.value("warmer_finish_calls_total") >= 1 && after.value("warmer_finish_calls_total") <= ends)
             #expect(after.value("warmer_job_slots_free") == 2 && after.value("warmer_jobs_in_flight") == 0)
             // (The queue's depth, read every 5 s, is checked in the next test.)
             for state in ["queued", "active", "delayed", "dead", "intake"] {

@@ -13,18 +13,24 @@ import Foundation
 /// - **Large blocks.** By default glibc raises its mmap threshold each time
 ///   a large mmapped block is freed (up to 32 MiB), so after the first few
 ///   images every pixel buffer comes from the heap, and what is freed stays
-///   in the process. Fixing the mmap and trim thresholds at 128 KiB (glibc's
-///   own starting values; setting them turns the raising off) gives each
+///   in the process. Fixing the mmap threshold at 512 KiB and the trim
+///   threshold at 2 MiB (setting them turns the raising off) gives each
 ///   large buffer back to the system when it is freed: a processed worker's
-///   peak RSS falls by about a quarter (bench/README.md, "Memory").
+///   peak RSS falls from about 185 to about 109 MiB on
+///   `make bench-processed`. At glibc's own starting values (128 KiB for
+///   both) it fell to 103 MiB, but every mid-sized buffer then cost a
+///   fresh mapping and its page faults: about 4% fewer thumbnails a second
+///   (docs/memory.md, "glibc's malloc settings").
 ///
 /// `MALLOC_ARENA_MAX`, `MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_`
 /// or `GLIBC_TUNABLES` in the environment, when set, win.
 enum MallocArenas {
     /// Arenas used when the environment says nothing.
     static let defaultLimit: Int32 = 2
-    /// The fixed mmap and trim thresholds, in bytes.
-    static let largeBlockThreshold: Int32 = 128 << 10
+    /// Blocks from this size up get a mapping of their own, in bytes.
+    static let mmapThreshold: Int32 = 512 << 10
+    /// Free memory at the top of the heap above this goes back, in bytes.
+    static let trimThreshold: Int32 = 2 << 20
     // glibc's mallopt parameter numbers (malloc.h).
     private static let trimThresholdParameter: Int32 = -1
     private static let mmapThresholdParameter: Int32 = -3
@@ -42,8 +48,8 @@ enum MallocArenas {
         }
         let tuned = ["MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_", "GLIBC_TUNABLES"].contains { environment[$0] != nil }
         if !tuned {
-            _ = mallopt(mmapThresholdParameter, largeBlockThreshold)
-            _ = mallopt(trimThresholdParameter, largeBlockThreshold)
+            _ = mallopt(mmapThresholdParameter, mmapThreshold)
+            _ = mallopt(trimThresholdParameter, trimThreshold)
         }
         #endif
     }
