@@ -141,25 +141,6 @@ wait_finished() {
   echo "$finished"
 }
 
-# check_counters QUEUE BATCH N: `warmer status` of the batch must read total =
-# completed = N, no failed, cancelled or dead; prints the status JSON.
-check_counters() {
-  local queue=$1 batch=$2 n=$3 status_json field value expected
-  status_json=$("$warmer" status --queue "$queue" "$batch")
-  for field in total completed failed cancelled dead; do
-    case $field in
-      total | completed) expected=$n ;;
-      *) expected=0 ;;
-    esac
-    value=$(status_field "$status_json" "$field") || value=missing
-    if [[ $value != "$expected" ]]; then
-      log "batch $batch on $queue: $field is $value (expected total = completed = $n, no failed, cancelled or dead):"
-      echo "$status_json" >&2
-      exit 1
-    fi
-  done
-  echo "$status_json"
-}
 
 # calc EXPRESSION VAR=VALUE...: print an awk expression's value (10
 # significant digits; a comparison prints 1 or 0).

@@ -309,6 +309,26 @@ resume_queue() {
     "warmer:{$1}:config" "warmer:{$1}:intake" >/dev/null
 }
 
+# check_counters QUEUE BATCH N: `warmer status` of the batch must read total =
+# completed = N, no failed, cancelled or dead; prints the status JSON.
+check_counters() {
+  local queue=$1 batch=$2 n=$3 status_json field value expected
+  status_json=$("$warmer" status --queue "$queue" "$batch")
+  for field in total completed failed cancelled dead; do
+    case $field in
+      total | completed) expected=$n ;;
+      *) expected=0 ;;
+    esac
+    value=$(status_field "$status_json" "$field") || value=missing
+    if [[ $value != "$expected" ]]; then
+      log "batch $batch on $queue: $field is $value (expected total = completed = $n, no failed, cancelled or dead):"
+      echo "$status_json" >&2
+      exit 1
+    fi
+  done
+  echo "$status_json"
+}
+
 # disk_hit_batch URLS COUNT running|paused [ENQUEUE_ARGS...]: with the
 # worker of warmer_start running on a cache that holds every URL of the file
 # URLS (COUNT lines; see warm_cache), enqueue URLS as one batch and wait for
@@ -416,19 +436,7 @@ disk_hit_batch() {
       printf "%.0f %.0f %.0f\n", w / all, r / all, (o > 0) ? o : 0 }')
 
   # The counters, as `warmer status` reports them.
-  status_json=$("$warmer" status --queue "$worker_queue" "$batch_id")
-  for field in total completed failed cancelled dead; do
-    case $field in
-      total | completed) expected=$jobs ;;
-      *) expected=0 ;;
-    esac
-    value=$(status_field "$status_json" "$field") || value=missing
-    if [[ $value != "$expected" ]]; then
-      log "$label: batch $batch_id: $field is $value (expected total = completed = $jobs, no failed, cancelled or dead):"
-      echo "$status_json" >&2
-      exit 1
-    fi
-  done
+  status_json=$(check_counters "$worker_queue" "$batch_id" "$jobs")
   # Every job must have been a cache hit: no request for the URLs' path
   # reached the origin (the access log has the path without the query).
   path=$(head -n 1 "$urls" | sed -E 's#^[a-z]+://[^/]+##; s#\?.*##')

@@ -68,37 +68,9 @@ fi
 
 bench_setup
 
-rcli() { redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"; }
-median() { tr ' ' '\n' <<<"$1" | grep . | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+# rcli, median, status_field, delete_queue, redis_cpu, process_cpu and
+# wait_quiet come from bench/lib.sh.
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", a / b }'; }
-status_field() {
-  awk -v key="\"$2\"" '$1 == key { gsub(/[^0-9]/, "", $NF); print $NF; found = 1 } END { exit !found }' <<<"$1"
-}
-# delete_queue NAME: every key of queue NAME (as bench/queue.sh does).
-delete_queue() {
-  rcli eval "local cursor = '0'
-    repeat
-      local reply = redis.call('SCAN', cursor, 'MATCH', ARGV[1], 'COUNT', 1000)
-      cursor = reply[1]
-      for _, key in ipairs(reply[2]) do redis.call('UNLINK', key) end
-    until cursor == '0'" 0 "warmer:{$1}:*" >/dev/null
-}
-# process_cpu PID: seconds of CPU process PID has used.
-# redis_cpu: seconds of CPU redis-server has used (INFO cpu).
-redis_cpu() { rcli info cpu | tr -d '\r' | awk -F: '/^used_cpu_(user|sys):/ { s += $2 } END { printf "%.3f", s }'; }
-process_cpu() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.3f", ($14 + $15) / hz }' "/proc/$1/stat"; }
-# wait_quiet PID: until PID has used no CPU for 0.3 s (at most 10 s): the
-# worker's first cache sweep must not fall in a timed window.
-wait_quiet() {
-  local pid=$1 before after deadline=$((SECONDS + 10))
-  after=$(process_cpu "$pid")
-  while ((SECONDS < deadline)); do
-    sleep 0.3
-    before=$after
-    after=$(process_cpu "$pid")
-    [[ $before == "$after" ]] && return 0
-  done
-}
 
 # The server, for every part: no tokens (loopback only), the warm cache of part c.
 SMALLEST=$(find "$CORPUS" -maxdepth 1 -name 'img-*' -type f -printf '%s %p\n' | sort -n | sed -n '1s/^[0-9]* //p')

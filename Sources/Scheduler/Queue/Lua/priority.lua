@@ -27,7 +27,8 @@ for i = FIRST + 2, #ARGV do ids[#ids + 1] = ARGV[i] end
 
 if not BANDS[priority] then return redis.error_reply('BAD_PRIORITY ' .. priority) end
 if batch ~= '' then
-  local cursor, count = ARGV[FIRST + 2] or '0', tonumber(ARGV[FIRST + 3]) or 1000
+  local cursor, count = unpack(ARGV, FIRST + 2, FIRST + 3)
+  cursor, count = cursor or '0', tonumber(count) or 1000
   if not setBatchPriority(batch, priority) then return redis.error_reply('NO_BATCH ' .. batch) end
   local page = redis.call('SSCAN', batchKey(batch) .. ':jobs', cursor, 'COUNT', math.max(1, count))
   return { prioritizeJobs(batch, priority, page[2], now()), page[1] }
