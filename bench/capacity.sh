@@ -86,9 +86,16 @@ start_workers() {
     WORKER_PIDS+=("$pid") WORKER_LOGS+=("$WORK/worker-$name-$i.log")
   done
   sleep 1
+  workers_alive "at startup"
+}
+
+# workers_alive WHEN: fail the bench, with the log's end, if a worker of
+# WORKER_PIDS has exited (WHEN: "at startup", "during batch ID").
+workers_alive() {
+  local i
   for i in "${!WORKER_PIDS[@]}"; do
     if ! is_running "${WORKER_PIDS[i]}"; then
-      log "worker ${WORKER_LOGS[i]}: exited at startup:"
+      log "a worker exited $1; its log ends (${WORKER_LOGS[i]}):"
       tail -n 20 "${WORKER_LOGS[i]}" >&2
       exit 1
     fi
@@ -129,13 +136,7 @@ wait_finished() {
       "$warmer" status --queue "$queue" "$batch" >&2 || true
       exit 1
     fi
-    for i in "${!WORKER_PIDS[@]}"; do
-      if ! is_running "${WORKER_PIDS[i]}"; then
-        log "a worker exited during batch $batch; its log ends (${WORKER_LOGS[i]}):"
-        tail -n 20 "${WORKER_LOGS[i]}" >&2
-        exit 1
-      fi
-    done
+    workers_alive "during batch $batch"
     sleep 0.1
   done
   echo "$finished"

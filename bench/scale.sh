@@ -215,14 +215,21 @@ stop_services
 
 # --- Report -------------------------------------------------------------------
 m() { median "$1"; }
+# cost_rows A B: the rows jobs/s, worker and redis-server CPU per job of
+# runs A and B (keys of RATE, WORKER_US, REDIS_US), and B / A.
+cost_rows() {
+  local row
+  for row in "jobs/s:RATE" "worker CPU per job, us:WORKER_US" "redis-server CPU per job, us:REDIS_US"; do
+    local -n figures=${row#*:}
+    printf '%-44s %10d %10d %10.2f\n' "${row%%:*}" "$(m "${figures[$1]}")" "$(m "${figures[$2]}")" \
+      "$(per "$(m "${figures[$2]}")" "$(m "${figures[$1]}")" 2)"
+    unset -n figures
+  done
+}
+
 printf '\n1. per-job cost: one batch of disk hits, 1 worker, --concurrency %d, shallow queue (median of %d)\n' "$PARALLEL" "$RUNS"
 printf '%-44s %10s %10s %10s\n' "" "$SMALL" "$LARGE" "ratio"
-for row in "jobs/s:RATE" "worker CPU per job, us:WORKER_US" "redis-server CPU per job, us:REDIS_US"; do
-  declare -n figures=${row#*:}
-  printf '%-44s %10d %10d %10.2f\n' "${row%%:*}" "$(m "${figures[small]}")" "$(m "${figures[large]}")" \
-    "$(per "$(m "${figures[large]}")" "$(m "${figures[small]}")" 2)"
-done
-unset -n figures
+cost_rows small large
 printf '%-44s %10d %10d\n' "other processes, % of the $CORES cores" "$(m "${OTHER_PCT[small]}")" "$(m "${OTHER_PCT[large]}")"
 printf '%-44s %10d %10d %10.2f\n' "Redis used_memory per finished job, bytes" "$(m "${FINISHED_BYTES[small]}")" \
   "$(m "${FINISHED_BYTES[large]}")" "$(per "$(m "${FINISHED_BYTES[large]}")" "$(m "${FINISHED_BYTES[small]}")" 2)"
@@ -237,12 +244,7 @@ printf '%-44s %10.1f %10.1f %10.2f\n' "redis-server CPU per enqueued URL, us" "$
 printf '   (first column: the first tenth, on an empty queue; second: all of it, and the last tenth)\n'
 printf '\n   %d high-priority disk hits, 1 worker: on a shallow queue (part 1) and on top of %d queued\n' "$LARGE" "$QUEUED"
 printf '%-44s %10s %10s %10s\n' "" shallow deep ratio
-for row in "jobs/s:RATE" "worker CPU per job, us:WORKER_US" "redis-server CPU per job, us:REDIS_US"; do
-  declare -n figures=${row#*:}
-  printf '%-44s %10d %10d %10.2f\n' "${row%%:*}" "$(m "${figures[large]}")" "$(m "${figures[deep]}")" \
-    "$(per "$(m "${figures[deep]}")" "$(m "${figures[large]}")" 2)"
-done
-unset -n figures
+cost_rows large deep
 printf '   (%d deep jobs ran as the high batch ended: downloads, not disk hits, mostly in the window)\n' "$deep_ran"
 
 printf '\n3. retention: a batch of %d jobs, worker --retention %d s, checked %d s after it finished\n' \
