@@ -6,6 +6,7 @@
 // wrappers must compile against the real declarations. A drift in libvips'
 // API is a compile error, not a crash at run time.
 #include <vips/vips.h>
+#include <vips/vector.h>
 
 #define WARMER_VIPS_SIGNATURE_CHECK 1
 #include "shim.h"

@@ -105,6 +105,8 @@ typedef struct warmer_vips {
     int (*init)(const char *argv0);
     void (*cache_set_max)(int max);
     void (*concurrency_set)(int concurrency);
+    void (*vector_set_enabled)(warmer_gboolean enabled);
+    warmer_gboolean (*vector_isenabled)(void);
     char *(*error_buffer_copy)(void);
     const char *(*foreign_find_load_buffer)(const void *data, size_t size);
     const char *(*nickname_find)(warmer_gtype type);
@@ -164,6 +166,8 @@ typedef struct warmer_vips {
     X(init, vips_init) \
     X(cache_set_max, vips_cache_set_max) \
     X(concurrency_set, vips_concurrency_set) \
+    X(vector_set_enabled, vips_vector_set_enabled) \
+    X(vector_isenabled, vips_vector_isenabled) \
     X(error_buffer_copy, vips_error_buffer_copy) \
     X(foreign_find_load_buffer, vips_foreign_find_load_buffer) \
     X(nickname_find, vips_nickname_find) \
@@ -230,6 +234,11 @@ static inline int warmer_vips_init(const warmer_vips *vips, const char *argv0) {
 static inline void warmer_vips_cache_set_max(const warmer_vips *vips, int max) { vips->cache_set_max(max); }
 /// Threads libvips uses to compute one image (its threadpool size).
 static inline void warmer_vips_concurrency_set(const warmer_vips *vips, int concurrency) { vips->concurrency_set(concurrency); }
+/// Turns libvips' ORC vector paths on or off, for every operation built
+/// after the call (see `Vips.shared` for why Warmer turns them off).
+static inline void warmer_vips_vector_set_enabled(const warmer_vips *vips, int enabled) { vips->vector_set_enabled(enabled); }
+/// Whether operations built now would compile ORC vector programs.
+static inline int warmer_vips_vector_isenabled(const warmer_vips *vips) { return vips->vector_isenabled(); }
 /// libvips' accumulated error text, copied and cleared in one step under
 /// libvips' lock (the buffer is one per process: reading it and clearing it
 /// in two calls races with other threads' errors). Free it with warmer_vips_free.

@@ -25,6 +25,17 @@ package struct Vips: @unchecked Sendable {
         }
         // A server decodes each image once: libvips' operation cache would only hold memory.
         warmer_vips_cache_set_max(table, 0)
+        // No ORC vector paths: they crash a multi-threaded server. Each
+        // resize (reducev) and blur (convi) compiles an ORC program when it is
+        // built and frees it when its image is released, on whichever thread
+        // drops the last reference. libvips compiles under its global lock,
+        // but frees without one, and liborc 0.4.33 frees code memory by
+        // unlinking and merging chunks of a process-wide list with no lock
+        // of its own: two releases at once, or a release during a compile,
+        // corrupt the list (SIGSEGV in orc_code_chunk_merge, issue 23).
+        // The C paths are what libvips runs without ORC; the cost is in
+        // bench/README.md ("ORC off"), the analysis in docs/pipeline.md.
+        warmer_vips_vector_set_enabled(table, 0)
         // A server computes many images at once, each on a stage queue's own
         // thread: one libvips thread per image, not a threadpool per image
         // competing for the same cores (bench/processed.sh: ~7% more images/s).
@@ -34,6 +45,12 @@ package struct Vips: @unchecked Sendable {
         }
         return .success(Vips(table: table))
     }()
+
+    /// Whether libvips would compile ORC vector programs for the operations
+    /// it builds now; always `false` in Warmer (see `shared`).
+    package var vectorPathsEnabled: Bool {
+        warmer_vips_vector_isenabled(table) != 0
+    }
 
     /// Takes libvips' accumulated error text and clears it, atomically.
     func takeError() -> String {
