@@ -5,11 +5,14 @@
 # root as the working directory.
 #
 # Settings (environment): BENCH_COUNT (images, default 300), BENCH_TIMEOUT
-# (seconds a warmer batch may take, default 600).
+# (seconds a warmer batch may take, default 600), BENCH_WARMER (a warmer
+# binary to run instead of this tree's release build: an A/B of two builds),
+# BENCH_WORK (the scratch folder, default bench/.work: give two benchmarks
+# run at once folders of their own).
 
 COUNT=${BENCH_COUNT:-300}
 CORPUS="$PWD/bench/.corpus"
-WORK="$PWD/bench/.work"
+WORK=${BENCH_WORK:-$PWD/bench/.work}
 RUNS=5          # each side runs this many times, interleaved in pairs
 PARALLEL=16     # concurrent downloads: curl --parallel-max, warmer --concurrency
 WATCH_TIMEOUT=${BENCH_TIMEOUT:-600}
@@ -32,6 +35,7 @@ bench_setup() {
   log "swift build -c release"
   swift build -c release
   warmer="$(swift build -c release --show-bin-path)/warmer"
+  if [[ -n ${BENCH_WARMER:-} ]]; then warmer=$(realpath "$BENCH_WARMER"); fi
   scripts/make-corpus.sh "$CORPUS" "$COUNT"
   rm -rf "$WORK"
   mkdir -p "$WORK"
