@@ -102,8 +102,9 @@ public final class ImagePrefetcher: Sendable {
         startPrefetching(with: urls.map { ImageRequest(url: $0) })
     }
 
-    /// Starts prefetching `requests`, skipping those already in memory and
-    /// those already being prefetched.
+    /// Starts prefetching `requests`, skipping those already being
+    /// prefetched and those already in memory (unless their encoded variant
+    /// is to be on disk and must still be made).
     public func startPrefetching(with requests: [ImageRequest]) {
         state.withLock { $0.startingCount += 1 }
         defer {
@@ -112,7 +113,9 @@ public final class ImagePrefetcher: Sendable {
         }
         for request in requests {
             let key = ImageLoadKey(request)
-            if destination == .memoryCache, pipeline.cache.containsCachedImage(for: request) { continue }
+            if destination == .memoryCache, ImageTaskRunner(pipeline: pipeline).imageCompletingPrefetch(of: request) != nil {
+                continue
+            }
             if state.withLock({ $0.byKey[key] != nil }) { continue }
             enqueue(request, dedupeKey: key)
         }

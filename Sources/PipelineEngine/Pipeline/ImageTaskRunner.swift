@@ -50,11 +50,14 @@ struct ImageTaskRunner {
         subscribeToImage(task)
     }
 
-    /// Done if the image is in memory, or if its variant on disk serves the
-    /// request (which is then not read back or decoded); otherwise loaded.
+    /// Done if the image is in memory and no encoded variant is to be kept
+    /// on disk, or if its variant on disk serves the request (which is then
+    /// not read back or decoded); otherwise loaded. A variant missing from
+    /// disk is encoded from the image in memory (`EncodeStage`), so a
+    /// completed prefetch always leaves the file its policy stores.
     private func prefetchImage(_ task: ImageTask) {
         let request = task.request
-        if let image = cachedImage(for: request) {
+        if let image = imageCompletingPrefetch(of: request) {
             task.finish(with: .success(ImageResponse(request: request, source: .memory, byteCount: image.cost,
                                                      cacheURL: nil, data: nil, image: nil)))
             return
@@ -75,6 +78,14 @@ struct ImageTaskRunner {
             }
         }
         if let check { task.attach(check.erased) }
+    }
+
+    /// The image that completes a processed prefetch of `request` from the
+    /// memory cache alone: it is there, and the request keeps no encoded
+    /// variant on disk.
+    func imageCompletingPrefetch(of request: ImageRequest) -> DecodedImage? {
+        if configuration.dataCache != nil, configuration.dataCachePolicy.storesEncodedImage(for: request) { return nil }
+        return cachedImage(for: request)
     }
 
     private func cachedImage(for request: ImageRequest) -> DecodedImage? {

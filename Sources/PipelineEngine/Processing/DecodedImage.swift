@@ -25,6 +25,10 @@ public final class DecodedImage: Sendable {
     /// Bytes of pixel memory: width × height × bands × bytes per band. The
     /// memory cache's cost.
     public let cost: Int
+    /// The format of the encoded data the image was decoded from (kept
+    /// through processing): the output format of a re-encode, also when the
+    /// image is served from the memory cache.
+    public let sourceFormat: ImageFormat?
 
     /// The pixels, which no libvips call sees except through a view of
     /// its own (see `VipsPixels`).
@@ -35,8 +39,11 @@ public final class DecodedImage: Sendable {
 
     /// Wraps a materialised image (see `VipsImageHandle.materialised()`),
     /// before any other thread can see it.
-    init(materialised handle: VipsImageHandle, reservation: MemoryBudget.Reservation? = nil) throws(VipsFailure) {
+    init(
+        materialised handle: VipsImageHandle, sourceFormat: ImageFormat?, reservation: MemoryBudget.Reservation? = nil
+    ) throws(VipsFailure) {
         pixels = try VipsPixels(materialised: handle)
+        self.sourceFormat = sourceFormat
         width = pixels.width
         height = pixels.height
         bandCount = pixels.bands

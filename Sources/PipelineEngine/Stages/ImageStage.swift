@@ -32,8 +32,8 @@ struct ImageStage {
     }
 
     private func start(_ task: PipelineTask<LoadedImage>, request: ImageRequest) {
-        if request.readsMemoryCache, let image = configuration.imageCache?.image(for: request.imageCacheKey) {
-            task.send(.success(LoadedImage(image: image, source: .memory, sourceFormat: nil, encoded: nil, cacheURL: nil)))
+        if let loaded = imageInMemory(for: request) {
+            task.send(.success(loaded))
             return
         }
         let check = VariantLookup(pipeline: pipeline).look(
@@ -51,6 +51,27 @@ struct ImageStage {
         // A check can end inside `look` (its source entry was fresh) and
         // start the upstream work, which is then the dependency to keep.
         if let check { task.setDependencyUnlessSet(check.erased) }
+    }
+
+    /// The level's image from the memory cache, with what an encoded
+    /// variant made from it needs: its source's format and, in HTTP cache
+    /// mode, its source's metadata, read from disk. Without that metadata
+    /// (evicted, or a response no cache may store) the copy in memory is not
+    /// used: the level loads as on a miss, which revalidates or fetches the
+    /// source, so a variant is never stored without its validator.
+    private func imageInMemory(for request: ImageRequest) -> LoadedImage? {
+        guard request.readsMemoryCache, let image = configuration.imageCache?.image(for: request.imageCacheKey) else {
+            return nil
+        }
+        var loaded = LoadedImage(image: image, source: .memory, sourceFormat: image.sourceFormat, encoded: nil, cacheURL: nil)
+        guard configuration.dataCacheMode == .http, configuration.dataCache != nil else { return loaded }
+        switch DiskEntry(for: request.dataCacheKey, in: configuration) {
+        case .fresh(let metadata?, _), .stale(let metadata):
+            loaded.sourceMetadata = metadata
+            return loaded
+        case .fresh(nil, _), .missing:
+            return nil
+        }
     }
 
     /// Makes the level's image from the level below: decodes the original

@@ -34,7 +34,7 @@ extension ImageCodec {
             guard let result else { return image }
             // At most one band more (an alpha band added by a shape).
             let reservation = budget?.charge(outputPixels * min(image.bandCount + 1, 4))
-            return try DecodedImage(materialised: result.materialised(), reservation: reservation)
+            return try DecodedImage(materialised: result.materialised(), sourceFormat: image.sourceFormat, reservation: reservation)
         } catch {
             throw .processingFailed(processor: processor.identifier, reason: error.message)
         }

@@ -45,13 +45,14 @@ enum ImageCodec {
         // libvips borrows the bytes: everything up to materialisation happens
         // while `reading` keeps them alive.
         return try vips.reading(data) { source throws(ImageProcessingError) in
-            try decode(source, thumbnail: thumbnail, limits: limits, budget: budget, shouldStop: shouldStop)
+            try decode(source, format: ImageFormat(sniffing: data), thumbnail: thumbnail, limits: limits,
+                       budget: budget, shouldStop: shouldStop)
         }
     }
 
-    /// `decode(_:thumbnail:limits:budget:shouldStop:)` on borrowed bytes.
+    /// `decode(_:thumbnail:limits:budget:shouldStop:)` on borrowed bytes of `format`.
     private static func decode(
-        _ source: VipsSource, thumbnail: ThumbnailOptions?, limits: ImageLimits,
+        _ source: VipsSource, format: ImageFormat?, thumbnail: ThumbnailOptions?, limits: ImageLimits,
         budget: MemoryBudget?, shouldStop: () -> Bool
     ) throws(ImageProcessingError) -> DecodedImage {
         let loader = try allowedLoader(of: source, limits: limits)
@@ -80,12 +81,12 @@ enum ImageCodec {
                 let shrunk = try source.thumbnail(maxSize: min(thumbnail.maxPixelSize, 10_000_000), failOn: failOn)  // libvips' own maximum
                 // vips_thumbnail already rotated upright and applied the ICC profile.
                 return try DecodedImage(materialised: normalised(shrunk, applyICCProfile: false).materialised(),
-                                        reservation: reservation)
+                                        sourceFormat: format, reservation: reservation)
             }
             // Computing the sequential pipeline once, top to bottom, decodes
             // every pixel; failures (truncation) surface here.
             let decoded = try normalised(header, applyICCProfile: true).materialised()
-            return try DecodedImage(materialised: upright(decoded), reservation: reservation)
+            return try DecodedImage(materialised: upright(decoded), sourceFormat: format, reservation: reservation)
         } catch {
             throw .decodingFailed("\(loader): \(error.message)")
         }
