@@ -48,7 +48,8 @@ struct BatchReadsTests {
     }
 
     @Test func batchesCreatedInTheSameMillisecondAreEachListedOnce() async throws {
-        // Given 5 batches whose index entries share one score
+        // Given 5 batches whose index entries share one score (as older
+        // versions scored batches created in one millisecond)
         let queue = try makeQueue()
         var ids: [String] = []
         for index in 0..<5 { ids.append(try await queue.enqueue(urls: urls(1, "t\(index)"))) }

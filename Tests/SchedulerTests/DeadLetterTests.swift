@@ -32,7 +32,6 @@ struct DeadLetterTests {
         _ = try await queue.enqueue(urls: urls(2))
         let jobs = try await queue.claim(upTo: 2, worker: worker)
         try await queue.finish(jobs[0], outcome: .deadLettered(code: "invalid_url", message: "Not an http(s) URL"), worker: worker)
-        try await Task.sleep(for: .milliseconds(5))
         try await queue.finish(jobs[1], outcome: .failed(code: "http_404", message: "gone"), worker: worker)
         let dead = try await queue.deadLetters()
         #expect(dead.map(\.id) == [jobs[1].id, jobs[0].id])

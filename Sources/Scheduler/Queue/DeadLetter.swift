@@ -2,7 +2,8 @@
 public struct DeadLetter: Sendable, Hashable {
     /// The job id (`doc-N` for an intake or control document).
     public let id: String
-    /// When it was dead-lettered, ms since the epoch.
+    /// When it was dead-lettered, ms since the epoch: the job hash's
+    /// `finishedAt`, or the entry's score once the hash expired.
     public let deadLetteredAt: Int64
     /// The job hash (see docs/wire-format.md), empty when it expired.
     public let fields: [String: String]

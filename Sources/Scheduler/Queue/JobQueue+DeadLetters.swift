@@ -14,8 +14,11 @@ extension JobQueue {
         } catch {
             throw .redis(error)
         }
+        // The score orders the set (one above the one before, within a
+        // millisecond too); the job hash's `finishedAt` is the exact time.
         return zip(pairs, replies).map { pair, reply in
-            DeadLetter(id: pair.0, deadLetteredAt: pair.1, fields: reply.fieldDictionary)
+            let fields = reply.fieldDictionary
+            return DeadLetter(id: pair.0, deadLetteredAt: fields["finishedAt"].flatMap { Int64($0) } ?? pair.1, fields: fields)
         }
     }
 

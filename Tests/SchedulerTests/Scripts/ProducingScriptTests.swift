@@ -51,6 +51,22 @@ struct ProducingScriptTests {
         #expect(try await h.hash(h.keys.job("2"))["timeout"] == "90")
     }
 
+    @Test func enqueueScoresANewBatchByItsTimeOrAboveTheNewestBatchOfTheIndex() async throws {
+        let h = try QueueScriptHarness()
+        // Below a long-past entry: the batch's time.
+        try await h.send(["ZADD", h.keys.batches, "1", "past"])
+        _ = try await h.call(QueueScripts.enqueue, header(batch: "x", total: "1") + ["https://a.example/x"])
+        let createdAt = try #require(Double(try await h.hash(h.keys.batch("x"))["createdAt"] ?? ""))
+        #expect(try await h.scores(h.keys.batches)["x"] == createdAt)
+        // Below an entry ahead of the clock (year 2255): one above it, then one above that.
+        try await h.send(["ZADD", h.keys.batches, "9000000000000", "ahead"])
+        _ = try await h.call(QueueScripts.enqueue, header(batch: "y", total: "1") + ["https://a.example/y"])
+        _ = try await h.call(QueueScripts.enqueue, header(batch: "z", total: "1") + ["https://a.example/z"])
+        let scores = try await h.scores(h.keys.batches)
+        #expect(scores["y"] == 9_000_000_000_001 && scores["z"] == 9_000_000_000_002, "\(scores)")
+        #expect(try #require(Double(try await h.hash(h.keys.batch("z"))["createdAt"] ?? "")) < 9e12)
+    }
+
     @Test(arguments: [
         ["b", "urgent", "disk", "", "1", ""], ["b", "normal", "memory", "", "1", ""],
         ["b", "normal", "disk", "", "-1", ""], ["b", "normal", "disk", "", "1", "86401"],

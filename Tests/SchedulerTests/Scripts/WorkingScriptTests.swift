@@ -103,6 +103,27 @@ struct WorkingScriptTests {
         #expect(events.map { $0["job"] } == ["1", "3", "4", "5"])
     }
 
+    @Test func finishDeadLettersAJobAtItsTimeOrAboveTheNewestDeadLetter() async throws {
+        let h = try QueueScriptHarness()
+        try await h.batch("b", total: 3)
+        for id in ["1", "2", "3"] { try await h.activeJob(id, batch: "b", url: "https://a.example/\(id)") }
+        // Above a long-past entry: the job's end time.
+        try await h.send(["ZADD", h.keys.dead, "1", "past"])
+        _ = try await h.call(QueueScripts.finish, ["w", "0", "1", "1", "w/1", "failed", "", "", "http_404", "gone", "0"])
+        let finishedAt = try #require(Double(try await h.hash(h.keys.job("1"))["finishedAt"] ?? ""))
+        #expect(try await h.scores(h.keys.dead)["1"] == finishedAt)
+        // Below an entry ahead of the clock (year 2255): one above it, in the order the jobs end.
+        try await h.send(["ZADD", h.keys.dead, "9000000000000", "ahead"])
+        _ = try await h.call(QueueScripts.finish, [
+            "w", "0", "2",
+            "3", "w/1", "dead", "", "", "invalid_url", "bad", "0",
+            "2", "w/1", "failed", "", "", "http_404", "gone", "0",
+        ])
+        let scores = try await h.scores(h.keys.dead)
+        #expect(scores["3"] == 9_000_000_000_001 && scores["2"] == 9_000_000_000_002, "\(scores)")
+        #expect(try #require(Double(try await h.hash(h.keys.job("2"))["finishedAt"] ?? "")) < 9e12)
+    }
+
     @Test func finishWithRetryParksTheJobForItsBackoffAndMasksTheMessage() async throws {
         let h = try QueueScriptHarness()
         try await h.batch("b", total: 1)

@@ -151,11 +151,12 @@ local function applyStep(d, S, at)
     add(S, 'updated', prioritizeJobs('', d.priority, d.jobs, at))
     return true
   end
-  -- deadRetry, deadPurge. "all" is every entry dead-lettered up to the
-  -- moment the document was taken: what fails again meanwhile is not
-  -- taken again.
+  -- deadRetry, deadPurge. "all" is every entry of the dead-letter set when
+  -- the document was taken (scored up to `deadUpTo`: latestScore puts each
+  -- later one above): what fails again meanwhile is not taken again. A
+  -- document an older worker took has only `takenAt`, its time.
   local ids = d.ids
-  if d.all == true then ids = redis.call('ZRANGEBYSCORE', K.dead, '-inf', S.takenAt, 'LIMIT', 0, DEAD_CHUNK) end
+  if d.all == true then ids = redis.call('ZRANGEBYSCORE', K.dead, '-inf', S.deadUpTo or S.takenAt, 'LIMIT', 0, DEAD_CHUNK) end
   local count, unknown
   if op == 'deadRetry' then count, unknown = retryDeadLetters(ids, at) else count, unknown = purgeDeadLetters(ids) end
   add(S, op == 'deadRetry' and 'retried' or 'purged', count)
@@ -181,6 +182,7 @@ if not ok or problem then
   return deadLetterControl(document, 'invalid_document', problem, d, at)
 end
 if not taken then S = { document = document, takenAt = integer(at), steps = '0', cursor = '0', notFound = '' } end
+if not taken and d.all == true then S.deadUpTo = redis.call('ZRANGE', K.dead, -1, -1, 'WITHSCORES')[2] or S.takenAt end
 
 local applied, done = pcall(applyStep, d, S, at)
 if not applied then

@@ -28,7 +28,8 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
   if redis.call('HSETNX', key, 'createdAt', integer(at)) == 1 then
     redis.call('HSET', key, 'id', batch, 'priority', priority, 'destination', destination,
       'processing', processing, 'total', 0, 'completed', 0, 'failed', 0, 'cancelled', 0, 'dead', 0)
-    redis.call('ZADD', K.batches, at, batch)
+    -- Above every batch listed so far: newest first, at any speed.
+    redis.call('ZADD', K.batches, latestScore(K.batches, at), batch)
   end
   if addToTotal > 0 then
     redis.call('HINCRBY', key, 'total', addToTotal)

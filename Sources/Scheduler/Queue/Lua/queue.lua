@@ -240,11 +240,24 @@ local function countInBatches(job, counter, fields, at, failure, tally)
   end
 end
 
--- Puts `id` in the dead-letter set. Dead letters, like everything that
--- ended, stay for the retention: older entries leave the set here (their
--- hashes expire on their own).
+-- The score that puts a new entry of `key`, a sorted set scored by time
+-- (ms), above every entry already there: `at`, or one more than the highest
+-- score when that is not below `at` (an entry of the same millisecond, or a
+-- clock that went back). Entries written this way are strictly ordered as
+-- they were written, however many come in one millisecond, so "newest
+-- first" is exact and never falls back to the members' order; a score runs
+-- ahead of its time only by as many ms as the entries of a burst.
+local function latestScore(key, at)
+  local highest = tonumber(redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')[2])
+  if highest and highest >= at then return integer(highest + 1) end
+  return integer(at)
+end
+
+-- Puts `id` in the dead-letter set, above its other entries (latestScore).
+-- Dead letters, like everything that ended, stay for the retention: older
+-- entries leave the set here (their hashes expire on their own).
 local function deadLetter(id, at)
-  redis.call('ZADD', K.dead, at, id)
+  redis.call('ZADD', K.dead, latestScore(K.dead, at), id)
   redis.call('ZREMRANGEBYSCORE', K.dead, '-inf', '(' .. integer(at - Q.retention * 1000))
 end
 
