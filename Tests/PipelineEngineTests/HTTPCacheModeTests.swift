@@ -246,8 +246,10 @@ struct HTTPCacheModeTests {
         #expect(cache.metadata(for: request.dataCacheKey) != nil)
         // When
         let second = try await pipeline.prefetchImage(for: request).response
-        // Then: one 304 for the source, no decode or encode, the variant untouched.
+        // Then: one 304 for the source, no decode or encode, the variant
+        // untouched and reported with its file's size.
         #expect(second.source == .revalidated)
+        #expect(second.cacheURL == variantFile && second.byteCount == variantBytes.count)
         #expect(pipeline.counters.decodes == decodes)
         #expect(pipeline.counters.encodes == encodes)
         let logged = try await FaultLog.requests(file: name, atLeast: 2)
@@ -316,6 +318,7 @@ struct HTTPCacheModeTests {
         cache.flush()
         let newVariant = try Data(contentsOf: variantFile)
         #expect(newVariant != oldVariant)
+        #expect(second.cacheURL == variantFile && second.byteCount == newVariant.count)
         #expect(try ImageHeader(data: newVariant).height == 64)
         let newValidator = try storedMetadata(request.processedDataCacheKey).etag
         #expect(newValidator != oldValidator)
