@@ -37,5 +37,15 @@ struct URLCredentialsTests {
         ("://user:secret@host", "://user:***@host"),
         (#"{"urls":["http:\/\/a:one@h\/1"]}"#, #"{"urls":["http:\/\/a:***@h\/1"]}"#),
         ("", ""),
+        // Issue 23, V1: a password holding a byte that is not allowed in a URL
+        // but that a download sends anyway, and malformed slashes.
+        ("http://user:p'Secret4@host/x.jpg", "http://user:***@host/x.jpg"),
+        (#"http://u:p"w<>\ s@host/x"#, "http://u:***@host/x"),
+        ("http:/user:pw@host/x", "http:/user:***@host/x"),
+        ("http:///user:pw@host/x", "http:///user:***@host/x"),
+        (#"{"url":"http:\/\/u:p\"w@h\/x"}"#, #"{"url":"http:\/\/u:***@h\/x"}"#),
+        ("http://host http://u:pw@h/x", "http://host http://u:***@h/x"),
+        ("http://a:b@h http://u:pw@h2/x", "http://a:***@h http://u:***@h2/x"),
+        ("fetch http://u:pw@host", "fetch http://u:***@host"),
     ]
 }

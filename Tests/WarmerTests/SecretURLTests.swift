@@ -8,8 +8,9 @@ import TestSupport
 /// events, the worker's log, `dead list`, `status`, `watch` and `warm`.
 @Suite(.serialized)
 struct SecretURLTests {
-    /// The password every URL of these tests carries.
-    static let password = "s3cr3t-pw-\(UUID().uuidString.prefix(8))"
+    /// The password every URL of these tests carries: with a `'`, which an
+    /// older masker took for the end of the URL (issue 23, V1).
+    static let password = "s3cr'3t-pw-\(UUID().uuidString.prefix(8))"
 
     @Test func passwordsInJobURLsAreUsedForTheDownloadButNeverPublishedOrLogged() async throws {
         // Given an image on nginx (which ignores Authorization), one on the
@@ -24,6 +25,7 @@ struct SecretURLTests {
         let onFaultOrigin = try Self.withUserinfo(FaultOrigin.url(file: images[1].path, ["id": faultID]))
         let missing = try Self.withUserinfo(Origin.missingURL())
         let notHTTP = "ftp://alice:\(Self.password)@127.0.0.1:1/a.jpg"
+        let malformed = "http:/alice:\(Self.password)@127.0.0.1:1/b.jpg"
 
         try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 2) { workers in
             // When they are enqueued (the non-http one through the intake
@@ -33,8 +35,12 @@ struct SecretURLTests {
             let document = #"{"v":1,"batch":"\#(batch)-doc","urls":["\#(notHTTP)"]}"#
             let pushed = try await redisCLI(url: queue.redisURL, ["RPUSH", queue.queue.keys.intake, document])
             try #require(pushed.status == 0, "\(pushed)")
+            let malformedDocument = #"{"v":1,"batch":"\#(batch)-bad","urls":["\#(malformed)"]}"#
+            let pushedMalformed = try await redisCLI(url: queue.redisURL, ["RPUSH", queue.queue.keys.intake, malformedDocument])
+            try #require(pushedMalformed.status == 0, "\(pushedMalformed)")
             let status = try await queue.waitUntilFinished(batch: batch)
             let documentStatus = try await queue.waitUntilFinished(batch: batch + "-doc")
+            let malformedStatus = try await queue.waitUntilFinished(batch: batch + "-bad")
 
             // Then the downloads worked (the origin got the credentials as Basic auth)
             #expect(status.completed == 2 && status.failed == 1, "\(status)\n\(workers.logs)")
@@ -51,11 +57,15 @@ struct SecretURLTests {
             let eventText = events.map(\.jsonLine).joined(separator: "\n")
             #expect(!eventText.contains(Self.password), "an event holds the password:\n\(eventText)")
             let masked = events.filter { $0.kind == .started }.compactMap(\.url)
-            #expect(masked.count == 4 && masked.allSatisfy { $0.contains("://alice:***@127.0.0.1") }, "\(masked)")
+            #expect(masked.count == 5 && masked.allSatisfy { $0.contains(":/alice:***@127.0.0.1") || $0.contains("://alice:***@127.0.0.1") },
+                    "\(masked)")
             let failure = try #require(events.first { $0.kind == .failed })
             #expect(failure.fields["error"] == "http_404", "\(failure.summary)")
             let dead = try #require(events.first { $0.kind == .deadLettered }, "\(events.summary)")
             #expect(dead.fields["message"]?.contains("ftp://alice:***@127.0.0.1:1/a.jpg") == true, "\(dead.fields)")
+            #expect(malformedStatus.dead == 1, "\(malformedStatus)")
+            let deadMessages = events.filter { $0.kind == .deadLettered }.compactMap { $0.fields["message"] }
+            #expect(deadMessages.contains { $0.contains("http:/alice:***@127.0.0.1:1/b.jpg") }, "\(deadMessages)")
 
             let watched = try #require(await watch.waitForExit(timeout: .seconds(30)), "watch did not exit")
             let outputs = [

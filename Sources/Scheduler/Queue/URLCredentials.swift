@@ -5,14 +5,25 @@
 /// dead-letter listings, log lines, error messages quoting a URL — shows it
 /// as `http://user:***@host/…`. A lone user name (`http://token@host/…`,
 /// often a token) becomes `***`. The queue's Lua scripts apply the same rule
-/// (`masked` in `Queue/Lua/queue.lua`) to the events they publish.
+/// (`masked` in `Queue/Lua/queue.lua`) to the events they publish, and
+/// `URLCredentialsDifferentialTests` checks that both agree on every input.
 ///
-/// The rule, applied to every URL found anywhere in the text: after `://`
-/// (or `:\/\/`, the same in JSON with escaped slashes), the authority runs
-/// until `/`, `?`, `#`, `\`, a quote, `<`, `>` or white space; if it holds an
-/// `@`, everything before the last `@` is the userinfo, and what follows
-/// its first `:` is replaced by `***` (the whole userinfo when it has no
-/// `:`). Masking masked text changes nothing.
+/// The rule is RFC 3986's authority, applied to every URL found anywhere
+/// in the text:
+///
+/// - A URL starts at a `:` followed by one or more slashes: `/`, or `\/`
+///   (a slash escaped in JSON). So `http://`, `http:\/\/` and the malformed
+///   `http:/` and `http:///` all start one.
+/// - Its authority is what follows the slashes up to the first `/`, `?` or
+///   `#` (or the end of the text). Nothing else ends it: a quote, `\`, `<`,
+///   `>` or a space may be part of a password that a download would send.
+/// - If the authority holds an `@`, everything before its *last* `@` is the
+///   userinfo: what follows its first `:` is replaced by `***` (the whole
+///   userinfo when it has no `:`).
+///
+/// So text is never under-masked: when a URL has no path, its authority may
+/// run into the text after it, and an `@` there masks that text too.
+/// Masking masked text changes nothing.
 public enum URLCredentials {
     /// `text` with the password (or lone user name) of every URL in it replaced by `***`.
     public static func masked(_ text: String) -> String {
@@ -23,12 +34,11 @@ public enum URLCredentials {
         output.reserveCapacity(bytes.count)
         var index = 0
         while index < bytes.count {
-            guard let length = anchorLength(in: bytes, at: index) else {
+            guard let start = authorityStart(in: bytes, anchor: index) else {
                 output.append(bytes[index])
                 index += 1
                 continue
             }
-            let start = index + length
             output.append(contentsOf: bytes[index..<start])
             var end = start
             var lastAt: Int?
@@ -36,39 +46,41 @@ public enum URLCredentials {
                 if bytes[end] == UInt8(ascii: "@") { lastAt = end }
                 end += 1
             }
-            if let lastAt {
-                let userinfo = bytes[start..<lastAt]
-                if let colon = userinfo.firstIndex(of: UInt8(ascii: ":")) {
-                    output.append(contentsOf: bytes[start...colon])
-                }
-                output.append(contentsOf: Array("***".utf8))
-                output.append(contentsOf: bytes[lastAt..<end])
-            } else {
-                output.append(contentsOf: bytes[start..<end])
+            guard let lastAt else {
+                // No userinfo: go on from the authority's first byte (another
+                // URL may start at its very end, `http://host http://…`).
+                index = start
+                continue
             }
-            index = end
+            let userinfo = bytes[start..<lastAt]
+            if let colon = userinfo.firstIndex(of: UInt8(ascii: ":")) {
+                output.append(contentsOf: bytes[start...colon])
+            }
+            output.append(contentsOf: Array("***".utf8))
+            index = lastAt
         }
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// The length of `://` or `:\/\/` at `index`, if either starts there.
-    private static func anchorLength(in bytes: [UInt8], at index: Int) -> Int? {
-        for anchor in anchors where index + anchor.count <= bytes.count {
-            if bytes[index..<index + anchor.count].elementsEqual(anchor) { return anchor.count }
+    /// Where the authority starts when a URL starts at `anchor` (a `:`
+    /// followed by one or more `/` or `\/`), or nil.
+    private static func authorityStart(in bytes: [UInt8], anchor: Int) -> Int? {
+        guard bytes[anchor] == UInt8(ascii: ":") else { return nil }
+        var index = anchor + 1
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "/") {
+                index += 1
+            } else if bytes[index] == UInt8(ascii: "\\"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
+                index += 2
+            } else {
+                break
+            }
         }
-        return nil
+        return index > anchor + 1 ? index : nil
     }
 
-    private static let anchors: [[UInt8]] = [Array("://".utf8), Array(#":\/\/"#.utf8)]
-
-    /// Whether `byte` ends a URL's authority (or the URL itself).
+    /// Whether `byte` ends a URL's authority (RFC 3986: `/`, `?` or `#`).
     private static func endsAuthority(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
-             UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: " "), 0x09...0x0D:
-            true
-        default:
-            false
-        }
+        byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#")
     }
 }

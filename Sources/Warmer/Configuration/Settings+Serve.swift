@@ -2,7 +2,8 @@
 /// (docs/http-api.md, "Security" and "Limits").
 extension Settings {
     static let serve: [any AnySetting] = [
-        readTokens, adminTokens, corsOrigins, maxBody, maxEventStreams, eventKeepAlive, warmConcurrency,
+        readTokens, adminTokens, corsOrigins, maxBody, requestTimeout, maxEventStreams, maxEventStreamsPerToken, eventKeepAlive,
+        warmConcurrency,
     ]
 
     /// A token: 16 to 256 visible ASCII characters, so that a guessable or
@@ -39,9 +40,19 @@ extension Settings {
         help: "Largest request body in MiB (a POSTed batch: 10,000 URLs of 100 bytes are about 1 MiB); a larger one is refused with 413 as it streams in.",
         convert: SettingConversion.wholeNumber(1...128))
 
+    static let requestTimeout = Setting<Int>(
+        "request-timeout", kind: .wholeNumber, default: 30, example: "30", valueName: "seconds", commands: [.serve],
+        help: "Seconds a connection may wait idle, or take to send a whole request (headers and body), 1 to 3600; a request still arriving then is answered 408 and the connection closed.",
+        convert: SettingConversion.wholeNumber(1...3600))
+
     static let maxEventStreams = Setting<Int>(
         "max-event-streams", kind: .wholeNumber, default: 1000, example: "1000", valueName: "n", commands: [.serve],
         help: "Server-Sent Event streams open at once (event and summary streams); one more is refused with 503 and Retry-After.",
+        convert: SettingConversion.wholeNumber(1...100_000))
+
+    static let maxEventStreamsPerToken = Setting<Int>(
+        "max-event-streams-per-token", kind: .wholeNumber, default: 100, example: "100", valueName: "n", commands: [.serve],
+        help: "Server-Sent Event streams one caller (one token; without tokens, one client address) may hold open at once; one more is refused with 429 and Retry-After.",
         convert: SettingConversion.wholeNumber(1...100_000))
 
     static let eventKeepAlive = Setting<Int>(

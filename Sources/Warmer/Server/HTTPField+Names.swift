@@ -10,4 +10,8 @@ extension HTTPField.Name {
     static var accelBuffering: Self { Self("X-Accel-Buffering")! }
     /// `X-Content-Type-Options: nosniff`: browsers take the declared content type.
     static var contentTypeOptions: Self { Self("X-Content-Type-Options")! }
+    /// `X-Frame-Options: DENY`: no page may frame the dashboard (older browsers; CSP's `frame-ancestors` for the rest).
+    static var xFrameOptions: Self { Self("X-Frame-Options")! }
+    /// `Referrer-Policy: no-referrer`: the dashboard's address never leaves with a request.
+    static var referrerPolicy: Self { Self("Referrer-Policy")! }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 
 /// What `warmer serve` knows about one request while it is handled: the
 /// core context every Hummingbird request has, and the scope its bearer
@@ -7,8 +8,12 @@ struct ServerContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// What the caller may do; `.none` until `AccessMiddleware` has run.
     var scope: AccessScope = .none
+    /// Who is calling, for per-caller limits: a digest of the bearer token
+    /// once `AccessMiddleware` has checked it, else the client's address.
+    var caller: String
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        caller = "address " + (source.channel.remoteAddress?.ipAddress ?? "unknown")
     }
 }

@@ -21,8 +21,11 @@ struct ServerSettings: Sendable {
     var maxHeaderBytes = 16 << 10
     /// The most header fields in one request.
     var maxHeaderFields = 100
-    /// How long a connection may sit idle, or take to send its request.
-    var idleTimeout: Duration = .seconds(30)
+    /// How long a connection may sit idle, or take to send a whole request
+    /// (headers and body): `RequestDeadlineHandler`.
+    var requestTimeout: Duration = .seconds(30)
+    /// Event streams one caller (a token, or a client address without tokens) may hold.
+    var maxEventStreamsPerCaller = 100
     /// The queue the dashboard opens first.
     var defaultQueue = "default"
 }
@@ -37,6 +40,8 @@ extension ResolvedSettings {
         server.corsOrigins = self[Settings.corsOrigins]
         server.maxBody = self[Settings.maxBody] << 20
         server.maxEventStreams = self[Settings.maxEventStreams]
+        server.requestTimeout = .seconds(self[Settings.requestTimeout])
+        server.maxEventStreamsPerCaller = self[Settings.maxEventStreamsPerToken]
         server.keepAlive = .seconds(self[Settings.eventKeepAlive])
         server.defaultQueue = queueName
         return server

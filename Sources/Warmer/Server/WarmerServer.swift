@@ -25,7 +25,10 @@ struct WarmerServer {
     func router() -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         router.add(middleware: ProblemMiddleware(maxBody: settings.maxBody))
-        router.add(middleware: LogRequestsMiddleware(.debug))
+        router.add(middleware: RequestLogMiddleware())
+        if settings.tokens.isEmpty {
+            router.add(middleware: LoopbackGuardMiddleware(allowedOrigins: Set(settings.corsOrigins)))
+        }
         if !settings.corsOrigins.isEmpty {
             router.add(middleware: AllowedOriginsMiddleware(origins: settings.corsOrigins))
         }
@@ -36,23 +39,26 @@ struct WarmerServer {
         BatchRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         JobRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         DeadLetterRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
-        let permits = EventStreamPermits(limit: settings.maxEventStreams)
+        let permits = EventStreamPermits(limit: settings.maxEventStreams, perCaller: settings.maxEventStreamsPerCaller)
         EventRoutes(queues: queues, tails: tails, permits: permits).add(to: router)
         ReadRoutes(queues: queues, permits: permits).add(to: router)
         cache.add(to: router)
         return router
     }
 
-    /// The application: the router on HTTP/1.1 with the header limits and
-    /// the idle timeout of docs/http-api.md, "Limits".
+    /// The application: the router on HTTP/1.1 with the header limits, the
+    /// idle timeout and the whole-request deadline of docs/http-api.md, "Limits".
     func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) -> some ApplicationProtocol {
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
             maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,
             maxHeaderFieldCount: settings.maxHeaderFields)
-        let idle = TimeAmount.nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000)
+        let idle = TimeAmount.nanoseconds(Int64(settings.requestTimeout.components.seconds) * 1_000_000_000)
+        let timeout = settings.requestTimeout
         return Application(
             router: router(),
-            server: .http1(configuration: .init(idleTimeout: idle, httpDecoderConfiguration: decoder)),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [RequestDeadlineHandler(timeout: timeout)], idleTimeout: idle,
+                httpDecoderConfiguration: decoder)),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "warmer"),
             onServerRunning: onServerRunning,
             logger: logger)

@@ -22,6 +22,12 @@ struct ServeOptions: SettingFlags {
     @Option(name: Settings.eventKeepAlive.info.argumentName, help: Settings.eventKeepAlive.info.argumentHelp)
     var eventKeepAlive: String?
 
+    @Option(name: Settings.requestTimeout.info.argumentName, help: Settings.requestTimeout.info.argumentHelp)
+    var requestTimeout: String?
+
+    @Option(name: Settings.maxEventStreamsPerToken.info.argumentName, help: Settings.maxEventStreamsPerToken.info.argumentHelp)
+    var maxEventStreamsPerToken: String?
+
     @Option(name: Settings.warmConcurrency.info.argumentName, help: Settings.warmConcurrency.info.argumentHelp)
     var warmConcurrency: String?
 
@@ -39,6 +45,8 @@ struct ServeOptions: SettingFlags {
             .with(Settings.maxBody, maxBody)
             .with(Settings.maxEventStreams, maxEventStreams)
             .with(Settings.eventKeepAlive, eventKeepAlive)
+            .with(Settings.requestTimeout, requestTimeout)
+            .with(Settings.maxEventStreamsPerToken, maxEventStreamsPerToken)
             .with(Settings.warmConcurrency, warmConcurrency)
             .with(Settings.aging, aging)
             .with(Settings.retention, retention)

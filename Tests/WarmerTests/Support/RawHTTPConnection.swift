@@ -93,6 +93,19 @@ final class RawHTTPConnection: Sendable {
         return text.utf8.count - text[..<end.upperBound].utf8.count >= length
     }
 
+    /// Reads until the server closes the connection: true when it did
+    /// (end of stream or reset), false when the read timeout passed first
+    /// (the server kept the connection open). Whatever arrives is dropped.
+    func waitForClose() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            if count > 0 { continue }
+            if count == 0 { return true }
+            return errno != EAGAIN && errno != EWOULDBLOCK
+        }
+    }
+
     /// The status code of the first response in `text`, if any.
     static func status(of text: String) -> Int? {
         guard text.hasPrefix("HTTP/1.1 ") else { return nil }

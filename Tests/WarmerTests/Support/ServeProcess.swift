@@ -120,14 +120,15 @@ final class ServeProcess: Sendable {
     }
 }
 
-/// Starts `warmer serve` for `queue`, runs `body`, then checks every
+/// Starts `warmer serve` for `queue` (with the test's tokens unless
+/// `tokens` is false), runs `body`, then checks every
 /// recorded exchange against the contract, that the server's log never
 /// shows a token, and that it stops with status 0 on SIGTERM.
 func withServe<Result>(
-    queue: QueueProbe, arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation,
+    queue: QueueProbe, tokens: Bool = true, arguments: [String] = [], sourceLocation: SourceLocation = #_sourceLocation,
     _ body: (ServeProcess) async throws -> Result
 ) async throws -> Result {
-    let serve = try await ServeProcess(queue: queue, arguments: arguments)
+    let serve = try await ServeProcess(queue: queue, tokens: tokens, arguments: arguments)
     let result: Result
     do {
         result = try await body(serve)

@@ -46,17 +46,62 @@ local function batchKey(id) return Q.prefix .. 'batch:' .. id end
 local function integer(value) return string.format('%.0f', value) end
 
 -- `text` with the password (or lone user name) of every URL in it replaced
--- by `***`: `http://user:***@host/`. The rule of `URLCredentials` in Swift:
--- the userinfo is what comes before the last `@` of the authority.
-local function maskUserinfo(anchor, userinfo)
-  local user = string.match(userinfo, '^([^:]*):')
-  return anchor .. (user and (user .. ':***') or '***') .. '@'
+-- by `***`: `http://user:***@host/`. The rule of `URLCredentials` in Swift
+-- (URLCredentialsDifferentialTests checks both agree): a URL starts at a
+-- `:` followed by one or more `/` or `\/`; its authority runs to the first
+-- `/`, `?` or `#`; the userinfo is what comes before the authority's last
+-- `@`, masked after its first `:` (entirely when it has none).
+local SLASH, BACKSLASH, COLON, AT = 47, 92, 58, 64
+local function authorityStart(text, anchor)
+  if string.byte(text, anchor) ~= COLON then return nil end
+  local index = anchor + 1
+  while true do
+    local byte = string.byte(text, index)
+    if byte == SLASH then
+      index = index + 1
+    elseif byte == BACKSLASH and string.byte(text, index + 1) == SLASH then
+      index = index + 2
+    else
+      break
+    end
+  end
+  if index > anchor + 1 then return index end
+  return nil
 end
 local function masked(text)
   if not text or not string.find(text, '@', 1, true) then return text end
-  text = string.gsub(text, '(://)([^/?#\\"\'<>%s]*)@', maskUserinfo)
-  text = string.gsub(text, '(:\\/\\/)([^/?#\\"\'<>%s]*)@', maskUserinfo)
-  return text
+  local parts = {}
+  local copied = 1
+  local index = string.find(text, ':', 1, true)
+  while index do
+    local start = authorityStart(text, index)
+    if not start then
+      index = index + 1
+    else
+      local stop = string.find(text, '[/?#]', start) or (#text + 1)
+      local lastAt, colon
+      for position = start, stop - 1 do
+        local byte = string.byte(text, position)
+        if byte == AT then
+          lastAt = position
+        elseif byte == COLON and not colon then
+          colon = position
+        end
+      end
+      if not lastAt then
+        index = start
+      else
+        local keep = (colon and colon < lastAt) and colon or (start - 1)
+        parts[#parts + 1] = string.sub(text, copied, keep)
+        parts[#parts + 1] = '***'
+        copied = lastAt
+        index = lastAt
+      end
+    end
+    index = string.find(text, ':', index, true)
+  end
+  parts[#parts + 1] = string.sub(text, copied)
+  return table.concat(parts)
 end
 
 -- A queued job's score: its arrival (in µs of the queue clock) plus a

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import Scheduler
 
 /// An error answer of the API, as `application/problem+json` (RFC 9457).
 ///
@@ -30,16 +31,29 @@ struct Problem: Error, Sendable {
         self.headers = headers
     }
 
-    /// The response: the problem document, with `headers`.
+    /// The response: the problem document, with `headers`. Error answers
+    /// are never stored by a cache (`Cache-Control: no-store`).
     func response(instance: String?) -> Response {
+        Response(status: status, headers: responseHeaders, body: .init(byteBuffer: document(instance: instance)))
+    }
+
+    /// `headers`, with the problem's content type and `Cache-Control: no-store`.
+    var responseHeaders: HTTPFields {
+        var fields = headers
+        fields[.contentType] = "application/problem+json"
+        fields[.cacheControl] = "no-store"
+        return fields
+    }
+
+    /// The problem document (RFC 9457), one JSON line.
+    func document(instance: String?) -> ByteBuffer {
         var object: [String: Any] = ["type": type, "title": title, "status": Int(status.code), "code": code]
-        if let detail { object["detail"] = detail }
+        // A detail may quote a URL (`not_cached`, a warm failure): never its password.
+        if let detail { object["detail"] = URLCredentials.masked(detail) }
         if let instance { object["instance"] = instance }
         var body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         body.append(0x0A)
-        var fields = headers
-        fields[.contentType] = "application/problem+json"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: body)))
+        return ByteBuffer(bytes: body)
     }
 }
 
@@ -68,4 +82,23 @@ extension Problem {
         Problem("body_too_large", .contentTooLarge, "The request body is too large",
                 detail: "bodies are limited to \(limit) bytes (max-body)")
     }
+
+    /// 408: the request's headers and body did not arrive within `request-timeout`.
+    static func requestTimeout(seconds: Int64) -> Problem {
+        Problem("request_timeout", .requestTimeout, "The request took too long to arrive",
+                detail: "a request's headers and body must arrive within \(seconds) s (request-timeout)")
+    }
+
+    /// 403: without tokens, a `Host` that is not a loopback name (DNS rebinding).
+    static let forbiddenHost = Problem(
+        "forbidden_host", .forbidden, "This server answers only to a loopback host name",
+        detail: "without tokens, Host must be localhost, 127.0.0.1 or [::1] (with any port)")
+    /// 403: without tokens, a change sent by a page of another origin.
+    static let forbiddenOrigin = Problem(
+        "forbidden_origin", .forbidden, "Changes from another origin are refused",
+        detail: "without tokens, a change may come only from this server's own pages or a cors-origins entry")
+    /// 415: without tokens, a change whose body is not declared as JSON.
+    static let unsupportedMediaType = Problem(
+        "unsupported_media_type", .unsupportedMediaType, "The body must be JSON",
+        detail: "send Content-Type: application/json")
 }

@@ -1,12 +1,13 @@
 import Hummingbird
 import Logging
 import NIOCore
+import NIOHTTP1
 import Scheduler
 
 /// Turns every error a route throws into an `application/problem+json`
 /// answer (`Problem`): the API's own problems as they are, the Scheduler's
 /// errors by their meaning, Hummingbird's (no route, body too large) by
-/// their status, anything else as a 500 that is logged and says nothing
+/// their status, a malformed request (a broken chunk size) as a 400, anything else as a 500 that is logged and says nothing
 /// of its cause.
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = ServerContext
@@ -31,6 +32,10 @@ struct ProblemMiddleware: RouterMiddleware {
             return Self.problem(for: error)
         case is NIOTooManyBytesError:
             return .bodyTooLarge(limit: maxBody)
+        case let error as HTTPParserError:
+            // The client sent broken HTTP (a malformed chunk size): its fault, not ours.
+            logger.debug("malformed request", metadata: ["path": "\(path)", "error": "\(error)"])
+            return .badRequest("the request is not valid HTTP/1.1 (\(error))")
         case let error as HTTPError:
             switch error.status {
             case .notFound: return .notFound(path)

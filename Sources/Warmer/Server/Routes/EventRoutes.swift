@@ -30,7 +30,7 @@ struct EventRoutes {
             start = id
         }
         if let batch { _ = try await queue.status(ofBatch: batch) }
-        let permit = try permits.acquire()
+        let permit = try permits.acquire(caller: context.caller)
         let (tail, subscription) = try await tails.subscribe(queue: queue, batch: batch)
         let body = EventStreamBody(events: EventStream(queue: queue), batch: batch, start: start, tails: tails, tail: tail,
                                    subscription: subscription, permit: permit)

@@ -22,12 +22,14 @@ struct ServerRoutes {
         router.get("healthz") { _, _ in
             try APIResponse.json(Health(ok: true))
         }
-        router.get("readyz") { _, _ in
+        router.get("readyz") { _, context in
             do {
                 _ = try await probeClient.send(["PING"])
                 return try APIResponse.json(Health(ok: true))
             } catch {
-                return try APIResponse.json(Health(ok: false, reason: "Redis does not answer: \(error)"), status: .serviceUnavailable)
+                // The probe is public: where Redis is, and why it fails, go to the log only.
+                context.logger.warning("readiness: Redis does not answer", metadata: ["error": "\(error)"])
+                return try APIResponse.json(Health(ok: false, reason: "Redis does not answer"), status: .serviceUnavailable)
             }
         }
     }

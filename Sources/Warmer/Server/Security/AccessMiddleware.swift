@@ -20,6 +20,7 @@ struct AccessMiddleware: RouterMiddleware {
         }
         if let token = Self.bearerToken(in: request.headers) {
             context.scope = tokens.scope(of: token)
+            if context.scope != .none { context.caller = "token " + BearerTokens.callerKey(of: token) }
         }
         if Self.isPublic(request.uri.path) { return try await next(request, context) }
         let needed: AccessScope = [.get, .head].contains(request.method) ? .read : .admin

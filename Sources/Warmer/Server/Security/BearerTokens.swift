@@ -36,6 +36,12 @@ struct BearerTokens: Sendable {
         return isAdmin ? .admin : isReader ? .read : .none
     }
 
+    /// A name for the caller presenting `token`, for per-caller limits: the
+    /// hex of its digest's first 16 bytes (never the token itself).
+    static func callerKey(of token: Substring) -> String {
+        digest(token).prefix(16).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+
     /// Whether two digests are equal, looking at every byte.
     private static func equal(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         var difference: UInt8 = 0

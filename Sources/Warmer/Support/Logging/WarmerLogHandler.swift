@@ -6,9 +6,9 @@ import Scheduler
 ///
 /// The component of a line is the logger's label without its `warmer.`
 /// prefix (`warmer.worker` → `worker`), or a `component` metadata value when
-/// one is set. Every line passes through `URLCredentials.masked`, so the
-/// password of a URL never reaches a log, whichever message or value quoted
-/// it. `LoggingOptions.bootstrap()` installs it for the whole process.
+/// one is set. The message and every metadata text pass through
+/// `URLCredentials.masked`, so the password of a URL never reaches a log,
+/// whichever message or value quoted it. `LoggingOptions.bootstrap()` installs it for the whole process.
 struct WarmerLogHandler: LogHandler {
     var logLevel: Logger.Level
     var metadata: Logger.Metadata = [:]
@@ -40,9 +40,21 @@ struct WarmerLogHandler: LogHandler {
         if let error = event.error, merged["error"] == nil { merged["error"] = .string(String(describing: error)) }
         var component = component
         if case .string(let named)? = merged.removeValue(forKey: "component") { component = named }
+        // A URL's password never reaches a log (error messages often quote
+        // URLs). Each text is masked on its own, before it is quoted or
+        // escaped, so that masking never reaches across two values.
         let line = LogLine(timestamp: LogTimestamp.now(), level: event.level, component: component,
-                           message: event.message.description, metadata: merged)
-        // A URL's password never reaches a log (error messages often quote URLs).
-        writer.write(URLCredentials.masked(format == .json ? line.json : line.text))
+                           message: URLCredentials.masked(event.message.description), metadata: merged.mapValues(Self.masked))
+        writer.write(format == .json ? line.json : line.text)
+    }
+
+    /// `value` with every URL password in its texts masked.
+    private static func masked(_ value: Logger.Metadata.Value) -> Logger.Metadata.Value {
+        switch value {
+        case .string(let text): .string(URLCredentials.masked(text))
+        case .stringConvertible(let convertible): .string(URLCredentials.masked(convertible.description))
+        case .array(let values): .array(values.map(masked))
+        case .dictionary(let values): .dictionary(values.mapValues(masked))
+        }
     }
 }
