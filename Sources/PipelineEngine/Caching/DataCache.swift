@@ -291,7 +291,9 @@ public final class DataCache: DataCaching {
     /// The total size of the files in the cache, in bytes.
     public var totalSize: Int {
         flush()
-        return DataCacheSweep.entries(in: directory).reduce(0) { $0 + $1.size }
+        var total = 0
+        DataCacheSweep.forEachEntry(in: directory) { total += $0.size }
+        return total
     }
 
     // MARK: Private

@@ -39,22 +39,46 @@ struct DataCacheSweep {
 
     /// Removes leftovers, then, when the entries exceed `sizeLimit`, the
     /// least recently used ones until `targetSize` is reached.
+    ///
+    /// The first pass reads the folder one file at a time and keeps only a
+    /// running total, so a sweep of a cache under its limit (every sweep
+    /// but those that evict) takes no memory however many files the folder
+    /// holds. Listing a 180,000-file folder into an array of entries every
+    /// 30 s took about 20 MiB at each sweep and, between long-lived
+    /// allocations, raised a worker's RSS with every file added (issue 23's
+    /// soak). Only an eviction lists the entries, to sort them by access.
     func run() {
-        var entries = Self.entries(in: directory)
         let now = Date()
-        let dataFiles = Set(entries.lazy.filter { $0.kind == .data }.map(\.base))
-        entries.removeAll { entry in
-            let isLeftover = switch entry.kind {
-            case .temporary, .partial: entry.accessDate < now - leftoverLifetime
-            case .metadata: !dataFiles.contains(entry.base) && entry.accessDate < now - orphanGracePeriod
-            case .data: false
-            }
-            if isLeftover { try? FileManager.default.removeItem(at: entry.url) }
-            return isLeftover || entry.kind == .temporary
+        var total = 0
+        Self.forEachEntry(in: directory) { entry in
+            guard !removeIfLeftover(entry, now: now), entry.kind != .temporary else { return }
+            total += entry.size
         }
-
-        var total = entries.reduce(0) { $0 + $1.size }
         guard total > sizeLimit else { return }
+        evict(from: Self.entries(in: directory).filter { $0.kind != .temporary }, total: total)
+    }
+
+    /// Removes `entry` if it is a leftover: a temporary file or partial
+    /// download older than `leftoverLifetime`, or metadata whose data is
+    /// gone (after `orphanGracePeriod`). Returns whether it did.
+    private func removeIfLeftover(_ entry: Entry, now: Date) -> Bool {
+        let isLeftover = switch entry.kind {
+        case .temporary, .partial: entry.accessDate < now - leftoverLifetime
+        case .metadata:
+            entry.accessDate < now - orphanGracePeriod
+                && !FileManager.default.fileExists(atPath: directory.appendingPathComponent(entry.base).path)
+        case .data: false
+        }
+        guard isLeftover else { return false }
+        try? FileManager.default.removeItem(at: entry.url)
+        return true
+    }
+
+    /// Removes the least recently used of `entries` (which total `total`
+    /// bytes) until at most `targetSize` bytes remain; an entry's metadata
+    /// goes with its data.
+    private func evict(from entries: [Entry], total: Int) {
+        var total = total
         let metadataSizes = Dictionary(entries.lazy.filter { $0.kind == .metadata }.map { ($0.base, $0) }) { first, _ in first }
         for entry in entries.filter({ $0.kind != .metadata }).sorted(by: { $0.accessDate < $1.accessDate }) {
             guard total > targetSize else { break }
@@ -71,14 +95,25 @@ struct DataCacheSweep {
     /// dates read by `stat` (Foundation's resource values round to seconds on
     /// Linux, which would make the LRU order arbitrary within a second).
     static func entries(in directory: URL) -> [Entry] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-        return names.compactMap { name in
+        var entries: [Entry] = []
+        forEachEntry(in: directory) { entries.append($0) }
+        return entries
+    }
+
+    /// Calls `body` with each regular file of `directory`, reading the
+    /// folder as it goes (nothing but the current file is held).
+    static func forEachEntry(in directory: URL, _ body: (Entry) -> Void) {
+        guard let folder = opendir(directory.path) else { return }
+        defer { closedir(folder) }
+        while let record = readdir(folder) {
+            let name = withUnsafeBytes(of: record.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
             let url = directory.appendingPathComponent(name, isDirectory: false)
             var status = stat()
-            guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+            guard stat(url.path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { continue }
             let modified = Date(timeIntervalSince1970: Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9)
             let (kind, base) = DataCache.FileKind.of(name)
-            return Entry(url: url, size: Int(status.st_size), accessDate: modified, kind: kind, base: base)
+            body(Entry(url: url, size: Int(status.st_size), accessDate: modified, kind: kind, base: base))
         }
     }
 }
