@@ -19,7 +19,7 @@ struct MaskingTextGenerator {
     private mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
     private static let pieces = [
-        ":", "/", "\\", "\\/", "@", "?", "#", "'", "\"", "<", ">", " ", "\t", "\n", "a", "b", "x", "http", "https:",
+        ":", "/", "\\", "\\/", "@", "?", "#", "'", "\"", "<", ">", " ", "\t", "\n", "a", "b", "x", "http", "https:", "http:", "HTTP:", "Https:",
         "://", ":\\/\\/", ":/", "user", "pw", "%40", "%3A", "é", "→", "***", "{", "}", ",", "=",
     ]
 
@@ -34,10 +34,12 @@ struct MaskingTextGenerator {
     /// in a userinfo, quotes and `\` included), and that password.
     mutating func textWithSecretURL() -> (text: String, secret: String) {
         let secret = "Q" + String((0..<(4 + below(12))).map { _ in Self.secretBytes[below(Self.secretBytes.count)] }) + "Z"
-        let scheme = ["http://", "https://", "http:/", "http:///", "http:\\/\\/", "ftp://"][below(6)]
+        let scheme = ["http://", "https://", "http:/", "http:///", "http:\\/\\/", "ftp://", "http:", "HTTPS:"][below(8)]
         let user = ["", "user", "u%40x", "a b"][below(4)]
         let tail = ["/x.jpg", "", "?q=a@b", "#f@g", "/p@q", ":8080/x"][below(6)]
         let url = scheme + user + ":" + secret + "@" + ["host", "h@st", "[::1]"][below(3)] + tail
-        return (text() + [" ", "\"", "'", "(", ""][below(5)] + url + [" ", "\"", ")", "", ","][below(5)] + text(), secret)
+        // (A scheme without slashes is one only where it starts: not glued to a word before it.)
+        let before = scheme.hasSuffix(":") ? [" ", "\"", "'", "("][below(4)] : [" ", "\"", "'", "(", ""][below(5)]
+        return (text() + before + url + [" ", "\"", ")", "", ","][below(5)] + text(), secret)
     }
 }

@@ -47,5 +47,13 @@ struct URLCredentialsTests {
         ("http://host http://u:pw@h/x", "http://host http://u:***@h/x"),
         ("http://a:b@h http://u:pw@h2/x", "http://a:***@h http://u:***@h2/x"),
         ("fetch http://u:pw@host", "fetch http://u:***@host"),
+        // A URL with no slash at all, which curl reads as http://user:pw@host.
+        ("http:user:pw@host", "http:user:***@host"),
+        ("HTTPS:user:pw@host/x", "HTTPS:user:***@host/x"),
+        ("fetch (http:token@host) failed", "fetch (http:***@host) failed"),
+        (#"{"url":"https:u:p\"w@h"}"#, #"{"url":"https:u:***@h"}"#),
+        // Not an http(s) scheme of its own: left as it is.
+        ("xhttp:user:pw@host", "xhttp:user:pw@host"),
+        ("note: alice@example.com", "note: alice@example.com"),
     ]
 }

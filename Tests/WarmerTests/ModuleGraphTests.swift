@@ -54,6 +54,31 @@ struct ModuleGraphTests {
         #expect(offenders == [])
     }
 
+    /// Modules of the toolchain, which no manifest declares.
+    static let toolchainModules: Set = ["Foundation", "Dispatch", "Glibc", "Synchronization", "_Concurrency"]
+
+    @Test func everyModuleASourceImportsIsDeclaredByItsTarget() throws {
+        // Given each target's local dependencies and products of other packages
+        let manifest = try RepositoryFiles.text("Package.swift")
+        let targets = PackageManifest.targetDependencies(in: manifest)
+        let products = PackageManifest.productDependencies(in: manifest)
+        let sources = try RepositoryFiles.tracked().filter { $0.hasPrefix("Sources/") && $0.hasSuffix(".swift") }
+        // Then every module a source file imports is its own target's, a
+        // declared dependency, or the toolchain's: a module that only comes
+        // in through another package's dependencies could vanish with it
+        var undeclared: [String] = []
+        for path in sources {
+            let target = path.split(separator: "/")[1]
+            guard let local = targets[String(target)] else { continue }
+            let declared = local.union(products[String(target)] ?? []).union(Self.toolchainModules)
+            for line in try RepositoryFiles.text(path).split(separator: "\n") {
+                guard let match = line.wholeMatch(of: /(?:@preconcurrency |package |public )?import ([A-Za-z0-9_]+)/) else { continue }
+                if !declared.contains(String(match.1)) { undeclared.append("\(path): \(match.1)") }
+            }
+        }
+        #expect(undeclared == [])
+    }
+
     @Test func theManifestReaderFindsTargetsAndTheirLocalDependencies() {
         let manifest = """
             targets: [

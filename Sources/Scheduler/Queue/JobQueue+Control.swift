@@ -8,12 +8,18 @@ extension JobQueue {
         public var cancelledJobs = 0
         /// Running jobs whose workers were told to abort them.
         public var abortedRunningJobs = 0
+        /// Whether the batch had already finished (every URL ended) when
+        /// asked to cancel it: then nothing changed, not even `cancelledAt`.
+        public var alreadyFinished = false
     }
 
     /// Cancels batch `id`: its queued jobs leave the queue atomically, its
     /// running jobs are aborted by their workers (through the control
     /// stream), and every URL not yet ended counts as `cancelled` with a
     /// `cancelled` event. Work another batch still needs goes on.
+    ///
+    /// A batch that had already finished is left as it is (its counters,
+    /// and no `cancelledAt`): the answer has `alreadyFinished`.
     ///
     /// Large batches are cancelled in steps of `chunk` jobs, each atomic.
     /// - Throws: `SchedulerError.batchNotFound` for an unknown batch.
@@ -28,7 +34,12 @@ extension JobQueue {
                 throw .batchNotFound(id)
             }
             let counts = reply.array.map { $0.integer ?? 0 }
-            guard counts.count == 3 else { throw .redis(.unexpectedReply("cancel: \(reply)")) }
+            guard counts.count == 4 else { throw .redis(.unexpectedReply("cancel: \(reply)")) }
+            if counts[3] == 1 {
+                // (Finished by the previous chunk's cancellations: not "already".)
+                if total == Cancellation() { total.alreadyFinished = true }
+                return total
+            }
             total.cancelledJobs += counts[0]
             total.abortedRunningJobs += counts[1]
             if counts[2] == 0 { return total }

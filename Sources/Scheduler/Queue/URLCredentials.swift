@@ -13,7 +13,10 @@
 ///
 /// - A URL starts at a `:` followed by one or more slashes: `/`, or `\/`
 ///   (a slash escaped in JSON). So `http://`, `http:\/\/` and the malformed
-///   `http:/` and `http:///` all start one.
+///   `http:/` and `http:///` all start one. So does the `:` of a scheme
+///   `http` or `https` (any case, not preceded by a letter, digit, `+`, `-`
+///   or `.`) with no slash at all: `http:user:pw@host`, which curl reads
+///   as `http://user:pw@host`.
 /// - Its authority is what follows the slashes up to the first `/`, `?` or
 ///   `#` (or the end of the text). Nothing else ends it: a quote, `\`, `<`,
 ///   `>` or a space may be part of a password that a download would send.
@@ -63,7 +66,8 @@ public enum URLCredentials {
     }
 
     /// Where the authority starts when a URL starts at `anchor` (a `:`
-    /// followed by one or more `/` or `\/`), or nil.
+    /// followed by one or more `/` or `\/`, or the `:` of a lone `http` or
+    /// `https` scheme), or nil.
     private static func authorityStart(in bytes: [UInt8], anchor: Int) -> Int? {
         guard bytes[anchor] == UInt8(ascii: ":") else { return nil }
         var index = anchor + 1
@@ -76,7 +80,28 @@ public enum URLCredentials {
                 break
             }
         }
-        return index > anchor + 1 ? index : nil
+        if index > anchor + 1 { return index }
+        return isHTTPScheme(before: anchor, in: bytes) ? anchor + 1 : nil
+    }
+
+    /// Whether `http` or `https` (any case) ends right before `anchor` and
+    /// starts the scheme: no letter, digit, `+`, `-` or `.` precedes it.
+    private static func isHTTPScheme(before anchor: Int, in bytes: [UInt8]) -> Bool {
+        for scheme in ["https", "http"] {
+            let start = anchor - scheme.utf8.count
+            guard start >= 0, bytes[start..<anchor].map({ $0 | 0x20 }).elementsEqual(scheme.utf8) else { continue }
+            return start == 0 || !isSchemeByte(bytes[start - 1])
+        }
+        return false
+    }
+
+    /// Whether `byte` may be part of a URL scheme (RFC 3986: letters, digits, `+`, `-`, `.`).
+    private static func isSchemeByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."): true
+        default: false
+        }
     }
 
     /// Whether `byte` ends a URL's authority (RFC 3986: `/`, `?` or `#`).

@@ -35,6 +35,10 @@ struct CancelCommand: AsyncParsableCommand, ConfiguredCommand {
         let result = try await settings.redisPatience.run { () async throws(SchedulerError) in 
             if let batch { try await queue.cancel(batch: batch) } else { try await queue.cancel(jobs: jobs) }
         }
+        if result.alreadyFinished, let batch {
+            Console.write("batch \(batch) had already finished: nothing cancelled, the batch is unchanged\n")
+            return
+        }
         Console.write("cancelled \(result.cancelledJobs) job(s); \(result.abortedRunningJobs) running job(s) told to stop\n")
     }
 }

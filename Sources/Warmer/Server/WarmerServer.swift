@@ -36,7 +36,7 @@ struct WarmerServer {
         ServerRoutes(probeClient: probeClient).add(to: router)
         DashboardRoutes(defaultQueue: settings.defaultQueue).add(to: router)
         QueueRoutes(queues: queues).add(to: router)
-        BatchRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
+        BatchRoutes(queues: queues, maxBody: settings.maxBody, processingRules: cache.processingRules).add(to: router)
         JobRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         DeadLetterRoutes(queues: queues, maxBody: settings.maxBody).add(to: router)
         let permits = EventStreamPermits(limit: settings.maxEventStreams, perCaller: settings.maxEventStreamsPerCaller)

@@ -23,4 +23,19 @@ enum PackageManifest {
         }
         return graph
     }
+
+    /// Target name → names of the products of other packages it declares
+    /// (`.product(name: "NIOCore", package: "swift-nio")`).
+    static func productDependencies(in manifest: String) -> [String: Set<String>] {
+        let main = manifest.components(separatedBy: "// MARK: Fuzzing").first ?? manifest
+        let declaration = /\.(?:target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*"([A-Za-z0-9_]+)"/
+        let matches = main.matches(of: declaration)
+        var products: [String: Set<String>] = [:]
+        for (index, match) in matches.enumerated() {
+            let end = index + 1 < matches.count ? matches[index + 1].range.lowerBound : main.endIndex
+            let body = main[match.range.upperBound..<end]
+            products[String(match.1)] = Set(body.matches(of: /\.product\(\s*name:\s*"([A-Za-z0-9_]+)"/).map { String($0.1) })
+        }
+        return products
+    }
 }

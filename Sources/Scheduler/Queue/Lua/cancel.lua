@@ -11,7 +11,8 @@
 --   limit  the most jobs to take from the batch in this call
 --   id…    for batch '': the jobs' ids
 -- Returns [jobs cancelled, running jobs signalled, jobs of the batch left to
--- process]; call again while the last is positive. Refuses with NO_BATCH
+-- process, 1 when the batch had already finished (and was left unchanged)
+-- else 0]; call again while the third is positive. Refuses with NO_BATCH
 -- for an unknown batch.
 -- Events: `cancelled` in each batch a job stops counting in (then maybe
 -- `batchCompleted`); a `cancel` message on the control stream for each
@@ -23,9 +24,9 @@ for i = FIRST + 2, #ARGV do ids[#ids + 1] = ARGV[i] end
 
 local at = now()
 if batch ~= '' then
-  local cancelled, signalled, left = cancelBatchChunk(batch, limit, at)
+  local cancelled, signalled, left, finished = cancelBatchChunk(batch, limit, at)
   if not cancelled then return redis.error_reply('NO_BATCH ' .. batch) end
-  return { cancelled, signalled, left }
+  return { cancelled, signalled, left, finished and 1 or 0 }
 end
 local cancelled, signalled = cancelJobs('', ids, at)
-return { cancelled, signalled, 0 }
+return { cancelled, signalled, 0, 0 }

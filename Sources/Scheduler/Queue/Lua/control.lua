@@ -53,13 +53,16 @@ end
 
 -- Cancels up to `limit` of batch `batch`'s jobs (see `cancelJobs`), marking
 -- the batch cancelled. Returns jobs cancelled, running jobs signalled, jobs
--- of the batch left to cancel; nil for an unknown batch.
+-- of the batch left to cancel, and whether the batch had already finished
+-- (then nothing is changed, `cancelledAt` included: 0, 0, 0, true); nil for
+-- an unknown batch.
 local function cancelBatchChunk(batch, limit, at)
   if redis.call('EXISTS', batchKey(batch)) == 0 then return nil end
+  if redis.call('HEXISTS', batchKey(batch), 'finishedAt') == 1 then return 0, 0, 0, true end
   redis.call('HSETNX', batchKey(batch), 'cancelledAt', integer(at))
   local ids = redis.call('SPOP', batchKey(batch) .. ':jobs', limit)
   local cancelled, signalled = cancelJobs(batch, ids, at)
-  return cancelled, signalled, redis.call('SCARD', batchKey(batch) .. ':jobs')
+  return cancelled, signalled, redis.call('SCARD', batchKey(batch) .. ':jobs'), false
 end
 
 -- Gives `ids` a new priority. For a batch (`batch` not ''), each job takes

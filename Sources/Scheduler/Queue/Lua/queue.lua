@@ -48,7 +48,9 @@ local function integer(value) return string.format('%.0f', value) end
 -- `text` with the password (or lone user name) of every URL in it replaced
 -- by `***`: `http://user:***@host/`. The rule of `URLCredentials` in Swift
 -- (URLCredentialsDifferentialTests checks both agree): a URL starts at a
--- `:` followed by one or more `/` or `\/`; its authority runs to the first
+-- `:` followed by one or more `/` or `\/` (or the `:` of a lone `http` or
+-- `https` scheme, any case, with no slash: `http:user:pw@host`, which curl
+-- reads as `http://user:pw@host`); its authority runs to the first
 -- `/`, `?` or `#`; the userinfo is what comes before the authority's last
 -- `@`, masked after its first `:` (entirely when it has none).
 local SLASH, BACKSLASH, COLON, AT = 47, 92, 58, 64
@@ -66,6 +68,13 @@ local function authorityStart(text, anchor)
     end
   end
   if index > anchor + 1 then return index end
+  for _, scheme in ipairs({ 'https', 'http' }) do
+    local start = anchor - #scheme
+    if start >= 1 and string.lower(string.sub(text, start, anchor - 1)) == scheme then
+      if start == 1 or not string.find(string.sub(text, start - 1, start - 1), '^[%w+.-]') then return anchor + 1 end
+      return nil
+    end
+  end
   return nil
 end
 local function masked(text)

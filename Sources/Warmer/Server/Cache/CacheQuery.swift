@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import PipelineEngine
 import WarmerInput
 
 /// What `GET /v1/cache` asks for: the URL as enqueued, the processing spec of
@@ -17,12 +18,15 @@ struct CacheQuery: Sendable {
     let processing: ProcessingSpec?
     /// Whether a miss is loaded here (`warm=1`).
     let warm: Bool
-    /// The disk cache key.
+    /// The pipeline request that loads the image on a miss (`warm=1`).
+    let imageRequest: ImageRequest
+    /// The disk cache key: the key `imageRequest` stores under, so that what
+    /// `warm=1` stores is what the read finds (`CacheKey`).
     let key: String
 
-    /// Reads and checks the query of `request`.
+    /// Reads and checks the query of `request`, its processing spec by `rules`.
     /// - Throws: a 400 `Problem` naming what is wrong.
-    init(_ request: Request) throws {
+    init(_ request: Request, rules: ProcessingRules) throws {
         let parameters = request.uri.queryParameters
         guard let text = parameters["url"].map(String.init), !text.isEmpty else {
             throw Problem.badRequest("url is required: the image URL exactly as enqueued, percent-encoded")
@@ -36,11 +40,8 @@ struct CacheQuery: Sendable {
         }
         var processing: ProcessingSpec?
         if let spec = parameters["processing"].map(String.init) {
-            guard spec.utf8.count <= ProcessingSpec.maxLength else {
-                throw Problem.badRequest("processing is longer than \(ProcessingSpec.maxLength) bytes")
-            }
             do {
-                processing = try ProcessingSpec(parsing: spec)
+                processing = try rules.spec(spec)
             } catch {
                 throw Problem.badRequest("processing: \(error.description)")
             }
@@ -53,6 +54,7 @@ struct CacheQuery: Sendable {
         self.text = text
         self.url = url
         self.processing = processing
-        key = CacheKey.of(text, processing: processing)
+        imageRequest = CacheKey.request(for: url, processing: processing)
+        key = CacheKey.of(imageRequest)
     }
 }

@@ -13,6 +13,8 @@ struct CacheRoutes: Sendable {
     let warmer: CacheWarmer
     /// The `Cache-Control` of an image answer.
     let cacheControl: String
+    /// How a `processing` parameter is checked (shared with `BatchRoutes`).
+    let processingRules: ProcessingRules
 
     func add(to router: Router<ServerContext>) {
         router.get("v1/cache") { request, _ in
@@ -26,7 +28,7 @@ struct CacheRoutes: Sendable {
 
     /// The answer to one request.
     func answer(_ request: Request) async throws -> Response {
-        let query = try CacheQuery(request)
+        let query = try CacheQuery(request, rules: processingRules)
         var entry = try await reader.entry(for: query.key)
         if entry == nil, query.warm {
             try await warmer.warm(query)
@@ -49,6 +51,7 @@ extension CacheRoutes {
         let pipeline = ImagePipeline(configuration: settings.pipelineConfiguration(
             dataLoader: DataLoader(configuration: settings.loaderConfiguration()), dataCache: dataCache))
         let concurrency = settings[Settings.warmConcurrency]
+        processingRules = ProcessingRules(limits: pipeline.configuration.processingLimits)
         reader = CacheReader(dataCache: dataCache)
         warmer = CacheWarmer(pipeline: pipeline, timeLimit: settings.jobTimeout, concurrency: concurrency,
                              maxWaiting: max(64, 16 * concurrency))

@@ -49,8 +49,7 @@ final class CacheWarmer: Sendable {
     private func load(_ query: CacheQuery) async -> Problem? {
         guard await slots.acquire() else { return .warmBusy }
         defer { slots.release() }
-        var request = ImageRequest(url: query.url)
-        query.processing?.apply(to: &request)
+        let request = query.imageRequest
         let task = query.processing == nil ? pipeline.prefetchData(for: request) : pipeline.prefetchImage(for: request)
         let limit = TaskTimeLimit(timeLimit, cancelling: task)
         let result = await task.result

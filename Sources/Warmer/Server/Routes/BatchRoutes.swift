@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Scheduler
+import WarmerInput
 
 /// `/v1/queues/{queue}/batches`: enqueue a batch (an intake document), read
 /// its counters, cancel it, change its priority (`warmer enqueue`,
@@ -9,6 +10,8 @@ struct BatchRoutes {
     let queues: QueueDirectory
     /// The largest body, in bytes.
     let maxBody: Int
+    /// How a document's `processing` is checked: as `/v1/cache` checks it.
+    let processingRules: ProcessingRules
 
     func add(to router: Router<ServerContext>) {
         router.post("v1/queues/:queue/batches") { request, context in
@@ -35,6 +38,7 @@ struct BatchRoutes {
     private func create(_ request: Request, _ context: ServerContext) async throws -> Response {
         let queue = try queues.queue(of: context)
         let document = try await request.bodyBytes(limit: maxBody)
+        try checkProcessing(of: document)
         let submission: JobQueue.Submission
         do {
             submission = try await queue.submit(document: document)
@@ -49,6 +53,20 @@ struct BatchRoutes {
         body = ["batch": submission.batch, "newJobs": submission.newJobs, "replayed": submission.replayed, "status": body]
         let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])
         return APIResponse.jsonData(data, status: submission.replayed ? .ok : .created, headers: [.location: location])
+    }
+
+    /// Refuses a document whose processing spec `/v1/cache` would refuse
+    /// (422 `invalid_document`), before anything is enqueued; a document
+    /// the intake rules refuse is left to `submit`, which says why in the
+    /// intake list's words.
+    private func checkProcessing(of document: [UInt8]) throws {
+        guard let spec = (try? IntakeDocument(parsing: document))?.processing else { return }
+        do {
+            _ = try processingRules.spec(spec)
+        } catch {
+            throw Problem("invalid_document", .unprocessableContent, "The intake document is not valid",
+                          detail: #""processing" is not a valid processing spec: "# + error.description)
+        }
     }
 
     /// A batch's counters as JSON, each time with its UTC twin, as `warmer status BATCH` prints them.

@@ -23,9 +23,13 @@ struct PriorityResult: Encodable {
 struct CancellationBody: Encodable {
     let cancelledJobs: Int
     let abortedRunningJobs: Int
+    /// For a batch: `true` when it had already finished and was left as it
+    /// was; absent otherwise.
+    let alreadyFinished: Bool?
 
     init(_ cancellation: JobQueue.Cancellation) {
         cancelledJobs = cancellation.cancelledJobs
         abortedRunningJobs = cancellation.abortedRunningJobs
+        alreadyFinished = cancellation.alreadyFinished ? true : nil
     }
 }
