@@ -15,6 +15,7 @@
 #   make bench-soak        one worker through 20,000 mixed jobs: exit status, RSS slope, Redis after the retention
 #   make bench-memory      peak RSS by image size class, destination and --concurrency; the memory budget (docs/memory.md)
 #   make bench-hostile     16 concurrent 100-megapixel decodes against the memory budget; lying JPEGs
+#                          (HOSTILE_MODE=corpus: ~200 jobs of bombs, lying headers, odd formats; peak < budget + 256 MiB)
 #   make bench-overhead    logging at info + metrics + HTTP server on vs off: queue jobs/s and disk warming
 #   make bench-startup     a command's start-up with libvips loaded on demand (dlopen) vs at start
 #   make bench-serve       warmer serve: POST of a 10,000-URL batch vs warmer enqueue; 200 SSE watchers'

@@ -19,6 +19,21 @@
 # which it must stay under: the worker's base + the memory budget (decoded
 # pixels) + the compressed bodies in flight (16 downloads of the 100 MP file,
 # which the budget does not count) + the memory cache (16 MiB by default).
+#
+#   HOSTILE_MODE=corpus bench/hostile.sh   (or: make bench-hostile-corpus)
+#
+# The corpus mode (issue 23): about 200 jobs over the 14 kinds of hostile
+# file of bench/make-hostile-corpus.sh (progressive and CMYK 100-MP JPEGs,
+# lying headers, PNG/GIF/WebP/AVIF bombs, an interlaced PNG, 16-bit and
+# grey+alpha PNGs, a 300-frame GIF, a header claiming 60000x60000), 7 URLs
+# each, every URL both as a `thumbnail=320` job and as a `resize=320x0` job
+# (a full decode), the two batches enqueued at once, URLs shuffled, through
+# one `warmer worker --concurrency 16` with the default memory cache. Every
+# job must complete or fail with one of the image errors (decoding_failed,
+# too_many_pixels, over_memory_budget, unsupported_format) or, having waited
+# for memory past its --job-timeout, deadline_exceeded; the worker must
+# still run at the end. It prints each kind's outcomes, and the peak RSS
+# (VmHWM) against budget + 256 MiB, which it must stay under.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -27,9 +42,20 @@ source bench/lib.sh
 
 BUDGET=${HOSTILE_BUDGET:-1024}
 MEMORY_CACHE=16 # MiB, the worker's --memory-cache-size
-export BENCH_COUNT=16
-COUNT=16
+if [[ ${HOSTILE_MODE:-phases} == corpus ]]; then
+  # The corpus mode does not use the ordinary corpus: keep the one there is.
+  COUNT=${BENCH_COUNT:-16}
+else
+  export BENCH_COUNT=16
+  COUNT=16
+fi
 bench_setup
+
+if [[ ${HOSTILE_MODE:-phases} == corpus ]]; then
+  # shellcheck source=bench/hostile-corpus.sh
+  source bench/hostile-corpus.sh
+  exit 0
+fi
 
 # --- The hostile files, next to the corpus (make-corpus.sh leaves them alone)
 big="$CORPUS/hostile-100mp.jpg"

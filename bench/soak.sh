@@ -16,6 +16,9 @@
 # corruption in libvips, issue 10) and whose RSS kept rising.
 #
 #   SOAK_MODE=kernels SOAK_JOBS=500000 bench/soak.sh
+#   SOAK_MODE=kernels SOAK_MINUTES=40 bench/soak.sh   (rounds until 40 minutes
+#                                       have passed, SOAK_JOBS ignored: the
+#                                       slope is then taken over the last 30)
 #
 # The kernel mode (issue 23's soak): every round enqueues the same 500 photos
 # twice at once, as `disk` jobs and as `processed` jobs with `thumbnail=N`,
@@ -48,14 +51,20 @@ case $MODE in
 esac
 PHOTOS=500
 JOBS=${SOAK_JOBS:-20000}
+MINUTES=${SOAK_MINUTES:-}
 ROUNDS=$(((JOBS + ROUND - 1) / ROUND))
+if [[ -n $MINUTES ]]; then ROUNDS=1000000; fi # ended by the clock below
 RETENTION=30
 export BENCH_COUNT=$PHOTOS
 COUNT=$PHOTOS
 
 bench_setup
 if [[ -n ${SOAK_WARMER:-} ]]; then warmer=$(realpath "$SOAK_WARMER"); fi # BENCH_WARMER is read by bench_setup
-log "soak ($MODE): $ROUNDS rounds of $ROUND jobs through $warmer"
+if [[ -n $MINUTES ]]; then
+  log "soak ($MODE): rounds of $ROUND jobs for $MINUTES minutes through $warmer"
+else
+  log "soak ($MODE): $ROUNDS rounds of $ROUND jobs through $warmer"
+fi
 
 redis() { redis-cli -u "$REDIS_URL" "$@"; }
 redis_memory() { redis INFO memory | awk -F: '/^used_memory:/ { gsub(/\r/, "", $2); print $2 }'; }
@@ -117,6 +126,7 @@ for round in $(seq 1 "$ROUNDS"); do
   rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$worker_pid/status")
   echo "$round $done_jobs $rss $((SECONDS - started))" >>"$rss_file"
   log "round $round: $done_jobs jobs, RSS $((rss / 1024)) MiB, $((SECONDS - started)) s"
+  if [[ -n $MINUTES ]] && ((SECONDS - started >= MINUTES * 60)); then break; fi
 done
 
 peak=$(awk '/^VmHWM:/ { print $2 }' "/proc/$worker_pid/status")

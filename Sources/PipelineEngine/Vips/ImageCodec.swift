@@ -45,14 +45,13 @@ enum ImageCodec {
         // libvips borrows the bytes: everything up to materialisation happens
         // while `reading` keeps them alive.
         return try vips.reading(data) { source throws(ImageProcessingError) in
-            try decode(source, format: ImageFormat(sniffing: data), thumbnail: thumbnail, limits: limits,
-                       budget: budget, shouldStop: shouldStop)
+            try decode(source, data: data, thumbnail: thumbnail, limits: limits, budget: budget, shouldStop: shouldStop)
         }
     }
 
-    /// `decode(_:thumbnail:limits:budget:shouldStop:)` on borrowed bytes of `format`.
+    /// `decode(_:thumbnail:limits:budget:shouldStop:)` on `data`, lent to libvips as `source`.
     private static func decode(
-        _ source: VipsSource, format: ImageFormat?, thumbnail: ThumbnailOptions?, limits: ImageLimits,
+        _ source: VipsSource, data: Data, thumbnail: ThumbnailOptions?, limits: ImageLimits,
         budget: MemoryBudget?, shouldStop: () -> Bool
     ) throws(ImageProcessingError) -> DecodedImage {
         let loader = try allowedLoader(of: source, limits: limits)
@@ -70,10 +69,13 @@ enum ImageCodec {
         guard !overflow, pixels <= limits.maxPixelCount else {
             throw .tooManyPixels(width: width, height: height, limit: limits.maxPixelCount)
         }
-        let reservation = try reserve(
-            decodeCost(width: width, height: height, bands: header.bands, orientation: header.orientation, thumbnail: thumbnail,
-                       shrinksOnLoad: shrinkOnLoadLoaders.contains(loader)),
-            in: budget, shouldStop: shouldStop)
+        // The result, and what the loader holds beside it while it decodes
+        // (a progressive JPEG's coefficients, a GIF's frame buffer…).
+        let cost = decodeCost(width: width, height: height, bands: header.bands, orientation: header.orientation,
+                              thumbnail: thumbnail, shrinksOnLoad: shrinkOnLoadLoaders.contains(loader))
+            + LoaderBuffers.bytes(of: data, loader: loader, width: width, height: height, bands: header.bands)
+        let reservation = try reserve(cost, in: budget, shouldStop: shouldStop)
+        let format = ImageFormat(sniffing: data)
 
         do {
             if let thumbnail {

@@ -39,6 +39,7 @@ struct WarmCommand: AsyncParsableCommand, ConfiguredCommand {
         let settings = try await resolveSettings()
         settings.bootstrapLogging()
         MallocArenas.limit()
+        MallocArenas.trimPeriodically()
         let list = try URLList(path: file)
         try list.validate()
         let dataCache = try settings.makeDataCache()

@@ -40,6 +40,7 @@ struct WorkerCommand: AsyncParsableCommand, ConfiguredCommand {
         settings.bootstrapLogging()
         let logger = Logger(label: "warmer.worker")
         MallocArenas.limit()
+        MallocArenas.trimPeriodically()
         let httpPort = settings[Settings.httpPort]
         let registry = httpPort == nil ? nil : Self.bootstrapMetrics()
 

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Foundation
+import WarmerSupport
 
 /// glibc's malloc, tuned for a long-running process that handles images.
 ///
@@ -21,6 +22,17 @@ import Foundation
 ///   both) it fell to 103 MiB, but every mid-sized buffer then cost a
 ///   fresh mapping and its page faults: about 4% fewer thumbnails a second
 ///   (docs/memory.md, "glibc's malloc settings").
+///
+/// - **Holes.** Blocks under the mmap threshold (a thumbnail's pixels, its
+///   JPEG, a libvips region) come from the heap, and the memory cache keeps
+///   some of them for long while the rest come and go around them. When the
+///   sizes keep changing (a queue whose thumbnail size changes, issue 23's
+///   kernel soak), freed blocks are too small for the next ones, the heap
+///   grows past them, and the free pages inside it stay resident: glibc
+///   only gives back the top of the heap by itself. `trimPeriodically()`
+///   calls `malloc_trim(0)` once a second, which hands every free page
+///   inside the heaps back to the system (`MADV_DONTNEED`): the soak's RSS
+///   crept 4–5 MiB a minute without it (bench/README.md, "Soak").
 ///
 /// `MALLOC_ARENA_MAX`, `MALLOC_MMAP_THRESHOLD_`, `MALLOC_TRIM_THRESHOLD_`
 /// or `GLIBC_TUNABLES` in the environment, when set, win.
@@ -50,6 +62,26 @@ enum MallocArenas {
         if !tuned {
             _ = mallopt(mmapThresholdParameter, mmapThreshold)
             _ = mallopt(trimThresholdParameter, trimThreshold)
+        }
+        #endif
+    }
+
+    /// Seconds between two trims.
+    static let trimInterval = 1.0
+
+    /// Starts a thread that gives the free pages inside malloc's heaps back
+    /// to the system every `trimInterval` (see "Holes" above). A trim takes
+    /// each arena's lock for the time it walks its free blocks: well under
+    /// a millisecond for a worker's heaps.
+    static func trimPeriodically() {
+        #if canImport(Glibc)
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        let mallocTrim = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+        DedicatedThread.start(named: DedicatedThread.name("malloctrim")) {
+            while true {
+                Thread.sleep(forTimeInterval: trimInterval)
+                _ = mallocTrim(0)
+            }
         }
         #endif
     }
