@@ -111,15 +111,22 @@ struct VariantFromMemoryTests {
 /// metadata from disk.
 @Suite("Variants from memory, HTTP cache mode")
 struct VariantFromMemoryHTTPModeTests {
-    @Test func aVariantMadeFromMemoryStoresItsSourcesValidator() async throws {
-        // Given a pipeline in HTTP mode with a memory cache, and a source with an ETag
-        let cache = try DataCache.temporary("memory-http")
+    /// A pipeline in HTTP mode (`automatic`, with a memory cache) on a cache
+    /// of its own, and a fresh source on the fault origin, fresh for an hour
+    /// with an ETag: its file name and URL.
+    static func setUp(_ label: String) throws -> (DataCache, ImagePipeline, name: String, url: URL) {
+        let cache = try DataCache.temporary(label)
         var configuration = ImagePipeline.Configuration.faultOrigin(dataCache: cache, mode: .http)
         configuration.dataCachePolicy = .automatic
         configuration.imageCache = ImageCache()
-        let pipeline = ImagePipeline(configuration: configuration)
-        let name = try Origin.makeImage(TestEnvironment.uniqueName("memory-http")).lastPathComponent
+        let name = try Origin.makeImage(TestEnvironment.uniqueName(label)).lastPathComponent
         let url = try FaultOrigin.url(file: name, ["cc": "max-age=3600", "etag": "auto"])
+        return (cache, ImagePipeline(configuration: configuration), name, url)
+    }
+
+    @Test func aVariantMadeFromMemoryStoresItsSourcesValidator() async throws {
+        // Given a pipeline in HTTP mode with a memory cache, and a source with an ETag
+        let (cache, pipeline, name, url) = try Self.setUp("memory-http")
         let webp = ImageRequest(url: url, encoding: .init(format: .webp))
         _ = try await pipeline.prefetchImage(for: webp).response
         // When a second variant is made from the image in memory
@@ -136,13 +143,7 @@ struct VariantFromMemoryHTTPModeTests {
 
     @Test func withoutItsSourcesMetadataAnImageInMemoryIsNotTrustedForAVariant() async throws {
         // Given a variant's plain image in memory, and its source's metadata gone from disk
-        let cache = try DataCache.temporary("memory-http-evicted")
-        var configuration = ImagePipeline.Configuration.faultOrigin(dataCache: cache, mode: .http)
-        configuration.dataCachePolicy = .automatic
-        configuration.imageCache = ImageCache()
-        let pipeline = ImagePipeline(configuration: configuration)
-        let name = try Origin.makeImage(TestEnvironment.uniqueName("memory-http-evicted")).lastPathComponent
-        let url = try FaultOrigin.url(file: name, ["cc": "max-age=3600", "etag": "auto"])
+        let (cache, pipeline, name, url) = try Self.setUp("memory-http-evicted")
         _ = try await pipeline.prefetchImage(for: ImageRequest(url: url, encoding: .init(format: .webp))).response
         cache.removeData(for: ImageRequest(url: url).dataCacheKey)
         cache.flush()
