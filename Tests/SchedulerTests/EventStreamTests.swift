@@ -53,6 +53,33 @@ struct EventStreamTests {
         #expect(events.map(\.kind) == [.progress, .completed])
     }
 
+    @Test func oneReadOfSeveralStreamsGivesEachStreamItsOwnEventsFromItsOwnPosition() async throws {
+        // Given events of two batches, and an entry of a type no reader knows in a third
+        let queue = try makeQueue()
+        let stream = EventStream(queue: queue)
+        let first = Job(id: "1", url: "u1", batches: ["b1"], priority: "normal", destination: "disk", attempt: 1, leaseToken: "t")
+        let second = Job(id: "2", url: "u2", batches: ["b2"], priority: "normal", destination: "disk", attempt: 1, leaseToken: "t")
+        try await stream.publish(JobEvent(.started, job: first, worker: "w"))
+        try await stream.publish(JobEvent(.started, job: second, worker: "w"))
+        try await stream.publish(JobEvent(.completed, job: second, worker: "w", extra: ["bytes": "9"]))
+        let unknown = try await queue.send(["XADD", queue.keys.batchEvents("b3"), "*", "v", "1", "type", "fromTheFuture"])
+        let secondStarted = try #require(try await stream.range(batch: "b2", after: "0").first?.streamID)
+
+        // When one read names the three batches (b2 after its first event) and an idle queue stream position
+        let queueEnd = try await stream.end()
+        let pages = try await stream.read(
+            after: ["b1": .beginning, "b2": .after(secondStarted), "b3": .beginning, nil: queueEnd],
+            timeout: .milliseconds(100), using: makeClient())
+
+        // Then each stream has its own events, after its own position; the idle one is left out
+        #expect(pages["b1"]?.events.map(\.kind) == [.started])
+        #expect(pages["b2"]?.events.map(\.kind) == [.completed])
+        #expect(pages.keys.contains(nil) == false)
+        // and an entry of an unknown type moves its stream's position without an event
+        #expect(pages["b3"]?.events.isEmpty == true)
+        #expect(pages["b3"]?.lastID == unknown.string && pages["b3"]?.entryCount == 1)
+    }
+
     @Test func aBlockingReadReturnsEmptyOnTimeout() async throws {
         let events = try await EventStream(queue: makeQueue()).read(after: .now, timeout: .milliseconds(100), using: makeClient())
         #expect(events.isEmpty)

@@ -4,7 +4,10 @@ import TestSupport
 
 /// Issue 23, V5: one reader cannot hold every event-stream place. Past
 /// `max-event-streams-per-token` its next stream is refused 429 with
-/// `Retry-After`, while another token's streams are still served.
+/// `Retry-After`, while another token's streams are still served; a client
+/// that leaves gives its place back at once, not at the next keep-alive;
+/// and however many streams of a queue are open, `serve` reads them over
+/// one Redis connection.
 @Suite("Serve event stream fairness")
 struct ServeEventStreamFairnessTests {
     @Test func oneTokenHoldsAtMostItsShareOfTheStreams() async throws {
@@ -25,6 +28,74 @@ struct ServeEventStreamFairnessTests {
             let admin = try EventStreamClient(port: serve.port, path: path, headers: ["Authorization": "Bearer \(ServeProcess.adminToken)"])
             #expect(try await admin.status() == 200)
             for client in open + [admin] { client.close() }
+        }
+    }
+
+    @Test func aClientThatLeavesGivesItsPlaceBackBeforeTheNextKeepAlive() async throws {
+        let queue = try QueueProbe()
+        try await withServe(queue: queue, arguments: ["--max-event-streams", "2", "--event-keep-alive", "25"]) { serve in
+            // Given both places taken, one of them by a client that then leaves
+            let path = "/v1/queues/\(queue.name)/events"
+            let leaving = try serve.events(path)
+            let staying = try serve.events(path)
+            for client in [leaving, staying] { #expect(try await client.status() == 200) }
+            leaving.close()
+
+            // Then a new stream is accepted before the server writes its next
+            // keep-alive (which the staying client would see): the server
+            // noticed the hang-up itself, not by failing to write to it
+            var accepted: EventStreamClient?
+            while accepted == nil, !staying.snapshot.comments.contains("keep-alive") {
+                let candidate = try serve.events(path)
+                if try await candidate.status() == 200 {
+                    accepted = candidate
+                } else {
+                    _ = try await candidate.end()
+                    try await Task.sleep(for: .milliseconds(100))
+                }
+            }
+            #expect(accepted != nil, "the place came back only with the keep-alive: \(staying.snapshot.comments)")
+            for client in [accepted, staying].compactMap({ $0 }) { client.close() }
+        }
+    }
+
+    @Test func streamsOfManyBatchesShareOneRedisConnectionAndEachGetsItsOwnEvents() async throws {
+        // Given 40 one-image batches, each with a client following it, and one following the queue
+        let queue = try QueueProbe()
+        let cache = try TestEnvironment.temporaryDirectory("cache")
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let images = try await Origin.makeImages("sse-batches", count: 40)
+        try await withServe(queue: queue) { serve in
+            var batches: [String] = []
+            for image in images { batches.append(try await serve.postBatch([image.url], queue: queue)) }
+            let watchers = try batches.map { try serve.events("/v1/queues/\(queue.name)/batches/\($0)/events") }
+            let queueWatcher = try serve.events("/v1/queues/\(queue.name)/events")
+            for watcher in watchers + [queueWatcher] { #expect(try await watcher.status() == 200) }
+
+            // Then serve reads all 41 streams with one blocking XREAD, on one connection
+            let readers = await eventuallyValue { () -> [String]? in
+                guard let ports = try? await serve.connectionPorts(),
+                      let readers = try? await queue.xreadClients(of: ports), !readers.isEmpty else { return nil }
+                return readers
+            }
+            #expect(readers?.count == 1, "XREAD connections of serve: \(readers ?? [])")
+
+            // And when a worker warms the batches, each client gets exactly its batch's stream, up to batchCompleted
+            try await withWorkers(queue: queue, cacheDirectory: cache) { workers in
+                for batch in batches {
+                    let status = try await queue.waitUntilFinished(batch: batch)
+                    #expect(status.completed == 1, "\(status)\n\(workers.logs)")
+                }
+                for (batch, watcher) in zip(batches, watchers) {
+                    let received = try await watcher.end().events.map(StreamEntry.init)
+                    let expected = try await queue.streamEntries(queue.queue.keys.batchEvents(batch))
+                    #expect(received == expected, "batch \(batch)")
+                    #expect(received.last?.type == "batchCompleted", "\(received)")
+                }
+            }
+            let completions = await queueWatcher.wait { $0.events.filter { $0.type == "batchCompleted" }.count == batches.count }
+            #expect(completions != nil, "the queue's stream: \(queueWatcher.snapshot.events)")
+            queueWatcher.close()
         }
     }
 }

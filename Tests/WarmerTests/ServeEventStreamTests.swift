@@ -8,13 +8,6 @@ import TestSupport
 /// stream from now; keep-alive comments; the refusals; one shared reader.
 @Suite(.serialized)
 struct ServeEventStreamTests {
-    /// One entry of a Redis stream, as `XRANGE` returns it.
-    struct Entry: Equatable, CustomStringConvertible {
-        let id: String
-        let type: String
-        var description: String { "\(id) \(type)" }
-    }
-
     @Test func batchStreamDeliversEveryEventOfTheBatchInOrderAndEndsAfterBatchCompleted() async throws {
         // Given a batch of four images posted over HTTP, and a client
         // following its stream before any worker runs
@@ -37,8 +30,8 @@ struct ServeEventStreamTests {
 
             // Then the stream delivered exactly the batch's Redis stream, in
             // order, and the response ended with batchCompleted
-            let expected = try await xrange(queue.queue.keys.batchEvents(batch), queue: queue)
-            #expect(received.events.map(Self.entry) == expected)
+            let expected = try await queue.streamEntries(queue.queue.keys.batchEvents(batch))
+            #expect(received.events.map(StreamEntry.init) == expected)
             #expect(received.events.last?.type == "batchCompleted")
             #expect(received.events.filter { $0.type == "completed" }.count == 4, "\(received.events)")
             #expect(received.events.allSatisfy { $0.data.contains("\"batch\":\"\(batch)\"") }, "\(received.body)")
@@ -66,7 +59,7 @@ struct ServeEventStreamTests {
                 let lastID = try #require(before.last?.id, "no event before the disconnection")
 
                 // and events go on meanwhile
-                let grew = await eventually { (try? await xrange(key, queue: queue).count).map { $0 > before.count + 1 } ?? false }
+                let grew = await eventually { (try? await queue.streamEntries(key).count).map { $0 > before.count + 1 } ?? false }
                 #expect(grew, "no event after the disconnection:\n\(workers.logs)")
 
                 // and reconnects with the last id it received
@@ -74,8 +67,8 @@ struct ServeEventStreamTests {
                 let after = try await second.end().events
 
                 // Then both connections together are the stream, exactly
-                let expected = try await xrange(key, queue: queue)
-                #expect((before + after).map(Self.entry) == expected,
+                let expected = try await queue.streamEntries(key)
+                #expect((before + after).map(StreamEntry.init) == expected,
                         "before: \(before)\nafter: \(after)\nstream: \(expected)")
                 #expect(after.first?.id != lastID)
                 #expect(after.last?.type == "batchCompleted")
@@ -106,10 +99,10 @@ struct ServeEventStreamTests {
             let received = try await client.end().events
 
             // exactly as the queue's Redis stream has them (the queue is the test's own)
-            let expected = try await xrange(queue.queue.keys.events, queue: queue)
+            let expected = try await queue.streamEntries(queue.queue.keys.events)
             let lastID = try #require(received.last?.id)
             let upTo = try #require(expected.firstIndex { $0.id == lastID }, "\(lastID) is not in the queue's stream")
-            #expect(received.map(Self.entry) == Array(expected[...upTo]))
+            #expect(received.map(StreamEntry.init) == Array(expected[...upTo]))
             #expect(received.filter { $0.type == "completed" }.count == 3, "\(received)")
         }
     }
@@ -163,7 +156,7 @@ struct ServeEventStreamTests {
             #expect(third.headers["retry-after"].flatMap(Int.init).map { $0 > 0 } == true, "\(third.headers)")
             #expect(third.body.contains("too_many_streams"), "\(third.body)")
 
-            // And once one closes (the server finds out at its next keep-alive), a new one is accepted
+            // And once one closes, a new one is accepted
             open[0].close()
             let accepted = await eventuallyValue(timeout: .seconds(20), pollingEvery: .milliseconds(200)) { () -> EventStreamClient? in
                 guard let client = try? serve.events(path), let status = try? await client.status() else { return nil }
@@ -194,53 +187,24 @@ struct ServeEventStreamTests {
             // by the serve process's own socket ports)
             let readers = await eventuallyValue { () -> [String]? in
                 guard let ports = try? await serve.connectionPorts(),
-                      let readers = try? await xreadClients(of: ports, queue: queue), !readers.isEmpty else { return nil }
+                      let readers = try? await queue.xreadClients(of: ports), !readers.isEmpty else { return nil }
                 return readers
             }
             #expect(readers?.count == 1, "XREAD connections of serve: \(readers ?? [])")
             // and only one, also a moment later
             try await Task.sleep(for: .milliseconds(500))
-            #expect(try await xreadClients(of: serve.connectionPorts(), queue: queue).count == 1)
+            #expect(try await queue.xreadClients(of: serve.connectionPorts()).count == 1)
 
             // When a worker warms the batch, every watcher gets the same whole stream
             try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 2) { workers in
                 let status = try await queue.waitUntilFinished(batch: batch)
                 #expect(status.completed == 2, "\(status)\n\(workers.logs)")
-                let expected = try await xrange(queue.queue.keys.batchEvents(batch), queue: queue)
+                let expected = try await queue.streamEntries(queue.queue.keys.batchEvents(batch))
                 for (index, watcher) in watchers.enumerated() {
-                    let received = try await watcher.end().events.map(Self.entry)
+                    let received = try await watcher.end().events.map(StreamEntry.init)
                     #expect(received == expected, "watcher \(index): \(received)\nstream: \(expected)")
                 }
             }
-        }
-    }
-
-    // MARK: - Helpers
-
-    private static func entry(_ event: EventStreamClient.Event) -> Entry {
-        Entry(id: event.id ?? "-", type: event.type)
-    }
-
-    /// `XRANGE key - +`: every entry's id and `type` field.
-    private func xrange(_ key: String, queue: QueueProbe) async throws -> [Entry] {
-        try await queue.send(["XRANGE", key, "-", "+"]).array.map { entry in
-            let parts = entry.array
-            let fields = parts.count > 1 ? parts[1].array.compactMap(\.string) : []
-            let type = stride(from: 0, to: fields.count - 1, by: 2).first { fields[$0] == "type" }.map { fields[$0 + 1] } ?? "?"
-            return Entry(id: parts.first?.string ?? "?", type: type)
-        }
-    }
-
-    /// The `CLIENT LIST` lines of connections from `ports` whose command is XREAD.
-    private func xreadClients(of ports: Set<Int>, queue: QueueProbe) async throws -> [String] {
-        let list = try await queue.send(["CLIENT", "LIST"]).string ?? ""
-        return list.split(separator: "\n").map(String.init).filter { line in
-            let fields = Dictionary(line.split(separator: " ").compactMap { field -> (String, String)? in
-                guard let equals = field.firstIndex(of: "=") else { return nil }
-                return (String(field[..<equals]), String(field[field.index(after: equals)...]))
-            }, uniquingKeysWith: { first, _ in first })
-            guard let port = fields["addr"]?.split(separator: ":").last.flatMap({ Int($0) }) else { return false }
-            return ports.contains(port) && fields["cmd"] == "xread"
         }
     }
 

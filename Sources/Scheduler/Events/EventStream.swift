@@ -117,17 +117,50 @@ public struct EventStream: Sendable {
     public func read(
         batch: String? = nil, after position: Position, timeout: Duration, count: Int = 1000, using blockingClient: RedisClient
     ) async throws(SchedulerError) -> [JobEvent] {
-        let key = batch.map { queue.keys.batchEvents($0) } ?? queue.keys.events
+        try await read(after: [batch: position], timeout: timeout, count: count, using: blockingClient)[batch]?.events ?? []
+    }
+
+    /// What one read brought from one stream.
+    public struct Page: Sendable {
+        /// The events, oldest first (entries of no known type left out).
+        public let events: [JobEvent]
+        /// The stream id of the last entry read, known type or not: where
+        /// the next read of this stream starts.
+        public let lastID: String
+        /// How many entries were read, known type or not.
+        public let entryCount: Int
+    }
+
+    /// Reads the next events of several of the queue's streams at once, each
+    /// after its own position (keyed by batch; `nil` is the queue's own
+    /// stream), waiting up to `timeout` for any of them to have some: one
+    /// blocking `XREAD` for them all, which a Redis Cluster serves too, since
+    /// every key of a queue lives in one hash slot. At most `count` entries
+    /// per stream; the streams with none are left out, and so is every
+    /// stream on timeout.
+    public func read(
+        after positions: [String?: Position], timeout: Duration, count: Int = 1000, using blockingClient: RedisClient
+    ) async throws(SchedulerError) -> [String?: Page] {
+        guard !positions.isEmpty else { return [:] }
+        let keys = queue.keys
+        let streams = positions.map { batch, position in (key: batch.map(keys.batchEvents) ?? keys.events, batch: batch, position: position) }
+        let batchOfKey = Dictionary(streams.map { ($0.key, $0.batch) }, uniquingKeysWith: { first, _ in first })
         let reply: RedisReply
         do {
-            reply = try await blockingClient.send([
-                "XREAD", "COUNT", String(count), "BLOCK", String(max(1, timeout.milliseconds)), "STREAMS", key, position.streamID,
-            ])
+            reply = try await blockingClient.send(
+                ["XREAD", "COUNT", String(max(1, count)), "BLOCK", String(max(1, timeout.milliseconds)), "STREAMS"]
+                    + streams.map(\.key) + streams.map(\.position.streamID))
         } catch {
             throw .redis(error)
         }
-        // [[key, [[id, [field, value, …]], …]]]
-        guard let stream = reply.array.first, stream.array.count == 2 else { return [] }
-        return Self.events(in: stream.array[1].array)
+        // [[key, [[id, [field, value, …]], …]], …], or nil on timeout
+        var pages: [String?: Page] = [:]
+        for stream in reply.array where stream.array.count == 2 {
+            let entries = stream.array[1].array
+            guard let key = stream.array[0].string, let batch = batchOfKey[key],
+                  let lastID = entries.last?.array.first?.string else { continue }
+            pages[batch] = Page(events: Self.events(in: entries), lastID: lastID, entryCount: entries.count)
+        }
+        return pages
     }
 }

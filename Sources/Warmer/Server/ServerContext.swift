@@ -11,9 +11,13 @@ struct ServerContext: RequestContext {
     /// Who is calling, for per-caller limits: a digest of the bearer token
     /// once `AccessMiddleware` has checked it, else the client's address.
     var caller: String
+    /// Completes when the request's connection closes: the client left, or
+    /// the server closed it. Long answers (event streams) end then.
+    let connectionClosed: EventLoopFuture<Void>
 
     init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
         caller = "address " + (source.channel.remoteAddress?.ipAddress ?? "unknown")
+        connectionClosed = source.channel.closeFuture
     }
 }

@@ -47,7 +47,8 @@ struct WarmerServer {
     }
 
     /// The application: the router on HTTP/1.1 with the header limits, the
-    /// idle timeout and the whole-request deadline of docs/http-api.md, "Limits".
+    /// idle timeout and the whole-request deadline of docs/http-api.md,
+    /// "Limits", and event streams that end when their client hangs up.
     func application(onServerRunning: @escaping @Sendable (any Channel) async -> Void = { _ in }) -> some ApplicationProtocol {
         let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
             maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,
@@ -57,7 +58,7 @@ struct WarmerServer {
         return Application(
             router: router(),
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [RequestDeadlineHandler(timeout: timeout)], idleTimeout: idle,
+                additionalChannelHandlers: [RequestDeadlineHandler(timeout: timeout), EventStreamHangupHandler()], idleTimeout: idle,
                 httpDecoderConfiguration: decoder)),
             configuration: .init(address: .hostname(settings.host, port: settings.port), serverName: "warmer"),
             onServerRunning: onServerRunning,

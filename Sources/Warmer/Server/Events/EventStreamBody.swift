@@ -20,6 +20,9 @@ struct EventStreamBody: Sendable {
     let tails: StreamTails
     let tail: StreamTail
     let subscription: StreamTail.Subscription
+    /// Completes when the client's connection closes: the stream ends then,
+    /// without waiting for its next write to fail.
+    let connectionClosed: EventLoopFuture<Void>
     /// The stream's place under `max-event-streams`, held as long as the body.
     let permit: EventStreamPermits.Permit
 
@@ -52,12 +55,13 @@ struct EventStreamBody: Sendable {
     }
 
     /// Writes the live events after `start` until the batch's
-    /// `batchCompleted`, the client leaving, or the server stopping: a
-    /// graceful shutdown (SIGTERM) ends the subscription, so the response
-    /// ends cleanly and the client reconnects, with `Last-Event-ID`, to
-    /// another replica.
+    /// `batchCompleted`, the client leaving (its connection closing ends the
+    /// subscription), or the server stopping: a graceful shutdown (SIGTERM)
+    /// ends the subscription, so the response ends cleanly and the client
+    /// reconnects, with `Last-Event-ID`, to another replica.
     private func writeLive(after start: StreamID, to writer: inout any ResponseBodyWriter) async throws {
         let (tail, id) = (tail, subscription.id)
+        connectionClosed.whenComplete { _ in tail.unsubscribe(id) }
         var last = start
         var ended = false
         var messages = subscription.messages.makeAsyncIterator()

@@ -1,26 +1,16 @@
-import Logging
-import RedisKit
-import Scheduler
 import Synchronization
 
-/// One reader of one event stream in Redis (a queue's or a batch's),
-/// shared by every client of this process that follows it.
+/// The clients of this process that follow one event stream in Redis (a
+/// queue's or a batch's), and where that stream has been read up to.
 ///
-/// However many clients watch a batch, Redis serves one blocking `XREAD`
-/// for it per `serve` process, so that watchers cost Redis (and the
-/// workers sharing it) nothing per watcher. Each subscriber gets every
-/// event read after it subscribed; `position` tells it where that starts,
-/// so it can read what came before from the stream's history (`XRANGE`)
-/// without a gap or a repeat. A subscriber that falls `bufferLimit`
-/// messages behind is dropped (its stream ends) rather than holding
-/// memory for it: its client reconnects with `Last-Event-ID` and catches
-/// up from the history.
-///
-/// While events flow, the reader pauses `coalescing` after each read, so
-/// that the next one brings many events at once: subscribers then write a
-/// few large chunks a second rather than one small one per event (with 200
-/// watchers of a busy batch, those writes, not Redis, were the cost). Events
-/// reach clients at most that much later.
+/// The stream is read by its queue's `QueueEventReader`, which hands each
+/// read to `deliver`, once for every subscriber. Each subscriber gets every
+/// event read after it subscribed; `position` tells it where that starts, so
+/// it can read what came before from the stream's history (`XRANGE`)
+/// without a gap or a repeat. A subscriber that falls `bufferLimit` messages
+/// behind is dropped (its stream ends) rather than holding memory for it:
+/// its client reconnects with `Last-Event-ID` and catches up from the
+/// history.
 final class StreamTail: Sendable {
     /// What a subscriber receives.
     enum Message: Sendable {
@@ -41,50 +31,32 @@ final class StreamTail: Sendable {
 
     private struct State {
         var lastID: StreamID
+        /// When the subscribers were last handed something (events or a keep-alive).
+        var lastDelivery: ContinuousClock.Instant
         var subscribers: [Int: AsyncStream<Message>.Continuation] = [:]
         var nextID = 0
     }
 
-    private let events: EventStream
-    private let batch: String?
-    private let client: RedisClient
-    private let keepAlive: Duration
-    private let coalescing: Duration
+    /// The batch whose stream this is; `nil` for the queue's own.
+    let batch: String?
     private let bufferLimit: Int
-    private let logger: Logger
     private let state: Mutex<State>
-    private let reader = Mutex<Task<Void, Never>?>(nil)
 
-    /// A reader of `batch`'s stream (the queue's when `nil`) from after
-    /// `start`, reading with `client` (its own: XREAD BLOCK holds it).
-    init(events: EventStream, batch: String?, after start: StreamID, client: RedisClient, keepAlive: Duration,
-         coalescing: Duration = .milliseconds(100), bufferLimit: Int = 256, logger: Logger) {
-        self.events = events
+    /// The followers of `batch`'s stream (the queue's when `nil`), which is
+    /// to be read from after `start`.
+    init(batch: String?, after start: StreamID, bufferLimit: Int = 256) {
         self.batch = batch
-        self.client = client
-        self.keepAlive = keepAlive
-        self.coalescing = coalescing
         self.bufferLimit = bufferLimit
-        self.logger = logger
-        self.state = Mutex(State(lastID: start))
+        self.state = Mutex(State(lastID: start, lastDelivery: .now))
     }
 
-    /// Starts reading.
-    func start() {
-        reader.withLock { task in
-            guard task == nil else { return }
-            task = Task { [self] in await read() }
-        }
-    }
+    /// Where the stream has been read up to: the next read starts after it.
+    var position: StreamID { state.withLock { $0.lastID } }
 
-    /// Stops reading and ends every subscriber's stream.
-    func stop() {
-        reader.withLock { $0?.cancel() }
-        let continuations = state.withLock { state in
-            defer { state.subscribers.removeAll() }
-            return Array(state.subscribers.values)
-        }
-        for continuation in continuations { continuation.finish() }
+    /// When the subscribers are next due a keep-alive, if nothing arrives
+    /// meanwhile: `interval` after they were last handed something.
+    func keepAliveDue(every interval: Duration) -> ContinuousClock.Instant {
+        state.withLock { $0.lastDelivery } + interval
     }
 
     /// A new subscriber.
@@ -98,7 +70,7 @@ final class StreamTail: Sendable {
         }
     }
 
-    /// Removes subscriber `id`; returns how many are left.
+    /// Removes subscriber `id`, ending its messages; returns how many are left.
     @discardableResult
     func unsubscribe(_ id: Int) -> Int {
         let (continuation, left) = state.withLock { state in (state.subscribers.removeValue(forKey: id), state.subscribers.count) }
@@ -106,40 +78,22 @@ final class StreamTail: Sendable {
         return left
     }
 
-    /// Subscribers now.
-    var subscriberCount: Int { state.withLock { $0.subscribers.count } }
-
-    /// The most events one read brings.
-    private static let readCount = 10_000
-
-    private func read() async {
-        while !Task.isCancelled {
-            let after = state.withLock { $0.lastID }
-            do {
-                let read = try await events.read(batch: batch, after: .after(after.description), timeout: keepAlive,
-                                                 count: Self.readCount, using: client)
-                guard !read.isEmpty else {
-                    deliver(.idle, lastID: nil)
-                    continue
-                }
-                let encoded = EncodedEvents(read)
-                deliver(.events(encoded), lastID: encoded.lastID)
-                // A full read means more are waiting: read on at once.
-                if read.count < Self.readCount { try? await Task.sleep(for: coalescing) }
-            } catch {
-                logger.warning("event stream read failed; retrying", metadata: ["batch": "\(batch ?? "")", "error": "\(error)"])
-                deliver(.idle, lastID: nil)
-                try? await Task.sleep(for: .seconds(1))
-            }
+    /// Ends every subscriber's messages.
+    func finishAll() {
+        let continuations = state.withLock { state in
+            defer { state.subscribers.removeAll() }
+            return Array(state.subscribers.values)
         }
+        for continuation in continuations { continuation.finish() }
     }
 
-    /// Hands `message` to every subscriber (and moves the position, in the
-    /// same lock, so a new subscriber never misses or repeats one); drops
-    /// the subscribers whose buffer is full.
-    private func deliver(_ message: Message, lastID: StreamID?) {
+    /// Hands `message` to every subscriber (and moves the position to
+    /// `lastID`, in the same lock, so a new subscriber never misses or
+    /// repeats one); drops the subscribers whose buffer is full.
+    func deliver(_ message: Message, lastID: StreamID?, at now: ContinuousClock.Instant = .now) {
         let lagging: [AsyncStream<Message>.Continuation] = state.withLock { state in
             if let lastID { state.lastID = lastID }
+            state.lastDelivery = now
             var dropped: [AsyncStream<Message>.Continuation] = []
             for (id, continuation) in state.subscribers {
                 if case .dropped = continuation.yield(message) {

@@ -2,11 +2,13 @@ import Logging
 import RedisKit
 import Scheduler
 
-/// The stream readers of this process (`StreamTail`), one per stream
-/// followed, made when its first client comes and stopped when its last
-/// one leaves.
+/// The event streams this process follows: one `QueueEventReader` per
+/// queue, made when a client first follows one of its streams and stopped
+/// (its Redis connection closed) when the last one leaves, and one
+/// `StreamTail` per stream followed.
 actor StreamTails {
-    private var tails: [String: StreamTail] = [:]
+    /// The readers, by the key of their queue's own stream.
+    private var readers: [String: QueueEventReader] = [:]
     private let makeClient: @Sendable () throws -> RedisClient
     private let keepAlive: Duration
     private let logger: Logger
@@ -20,27 +22,31 @@ actor StreamTails {
 
     /// Subscribes to `batch`'s stream of `queue` (the queue's own when `nil`).
     func subscribe(queue: JobQueue, batch: String?) async throws -> (StreamTail, StreamTail.Subscription) {
-        let key = batch.map { queue.keys.batchEvents($0) } ?? queue.keys.events
-        if let tail = tails[key] { return (tail, tail.subscribe()) }
+        if let tail = readers[queue.keys.events]?.tail(batch: batch) { return (tail, tail.subscribe()) }
         let events = EventStream(queue: queue)
         let last = try await events.lastID(batch: batch).flatMap { StreamID($0) } ?? .zero
-        // Another client may have made the reader while this one asked Redis.
-        if let tail = tails[key] { return (tail, tail.subscribe()) }
-        let tail = StreamTail(events: events, batch: batch, after: last, client: try makeClient(), keepAlive: keepAlive,
-                              logger: logger)
-        tails[key] = tail
-        tail.start()
+        // Another client may have followed the stream while this one asked
+        // Redis (then `follow` returns its tail), or the reader may have stopped.
+        let tail = try reader(of: events).follow(StreamTail(batch: batch, after: last))
         return (tail, tail.subscribe())
     }
 
-    /// Ends subscription `id` of `tail`, and the reader with its last one.
+    /// Ends subscription `id` of `tail`; with its last subscriber, stops
+    /// following the stream, and with the queue's last stream, stops its reader.
     func unsubscribe(_ id: Int, from tail: StreamTail) {
-        guard tail.unsubscribe(id) == 0 else { return }
-        guard let key = tails.first(where: { $0.value === tail })?.key else { return }
-        tails[key] = nil
-        tail.stop()
+        guard tail.unsubscribe(id) == 0,
+              let (key, reader) = readers.first(where: { $0.value.follows(tail) }),
+              reader.unfollow(tail) == 0 else { return }
+        readers[key] = nil
+        reader.stop()
     }
 
-    /// Readers running now.
-    var count: Int { tails.count }
+    /// The reader of `events`' queue, made if there is none.
+    private func reader(of events: EventStream) throws -> QueueEventReader {
+        let key = events.queue.keys.events
+        if let reader = readers[key] { return reader }
+        let reader = QueueEventReader(events: events, client: try makeClient(), keepAlive: keepAlive, logger: logger)
+        readers[key] = reader
+        return reader
+    }
 }

@@ -19,15 +19,18 @@ struct SummaryStreamBody: Sendable {
     let batchLimit: Int
     /// Time between events.
     let interval: Duration
+    /// Completes when the client's connection closes: the stream ends then.
+    let connectionClosed: EventLoopFuture<Void>
     /// The stream's place under `max-event-streams`, held as long as the body.
     let permit: EventStreamPermits.Permit
 
     /// Writes a summary a second until the client leaves or the server
-    /// stops (a graceful shutdown ends the stream within `interval`).
+    /// stops (either ends the stream within `interval`).
     func write(_ writer: inout any ResponseBodyWriter) async throws {
         try await writer.write(ServerSentEvent.opening)
         var lastSecond: Int64?
         let stopping = ShutdownFlag()
+        connectionClosed.whenComplete { _ in stopping.set() }
         try await withGracefulShutdownHandler {
             while !stopping.isSet {
                 try await writeSummary(after: &lastSecond, to: &writer)

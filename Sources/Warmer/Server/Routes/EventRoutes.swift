@@ -33,7 +33,7 @@ struct EventRoutes {
         let permit = try permits.acquire(caller: context.caller)
         let (tail, subscription) = try await tails.subscribe(queue: queue, batch: batch)
         let body = EventStreamBody(events: EventStream(queue: queue), batch: batch, start: start, tails: tails, tail: tail,
-                                   subscription: subscription, permit: permit)
+                                   subscription: subscription, connectionClosed: context.connectionClosed, permit: permit)
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .accelBuffering: "no"],

@@ -43,7 +43,8 @@ struct ReadRoutes {
         router.get("v1/queues/:queue/summary") { request, context in
             let queue = try queues.queue(of: context)
             let limit = try request.integerQuery("batches", in: 1...500, default: 50)
-            let body = SummaryStreamBody(queue: queue, batchLimit: limit, interval: .seconds(1), permit: try permits.acquire(caller: context.caller))
+            let body = SummaryStreamBody(queue: queue, batchLimit: limit, interval: .seconds(1), connectionClosed: context.connectionClosed,
+                                         permit: try permits.acquire(caller: context.caller))
             return Response(
                 status: .ok,
                 headers: [.contentType: "text/event-stream", .cacheControl: "no-store", .accelBuffering: "no"],
