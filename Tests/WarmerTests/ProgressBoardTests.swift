@@ -5,7 +5,7 @@ import Testing
 /// `warmer watch`'s board as text: columns that line up whatever the ids,
 /// lines that fit the terminal, the rate and the time left as shown.
 @Suite struct ProgressBoardTests {
-    static let statistics = QueueStatistics(queue: "images", queued: 1200, active: 64, delayed: 3, dead: 1, intake: 0,
+    static let statistics = QueueStatistics(queue: "images", queued: 1200, active: 64, delayed: 3, dead: 1, intake: 0, staged: 0,
                                             isPaused: false, workers: 2)
 
     @Test(arguments: [(0, 10, 0), (5, 10, 15), (10, 10, 30), (11, 10, 30), (-5, 10, 0), (Int.max, 7, 30), (3, 0, 30)])

@@ -21,19 +21,20 @@ extension JobQueue {
             replies = try await client.pipeline([
                 ["ZCARD", keys.queue], ["ZCARD", keys.leases], ["ZCARD", keys.delayed], ["ZCARD", keys.dead],
                 ["LLEN", keys.intake], ["LLEN", keys.pendingIntake], ["HGET", keys.config, "paused"],
-                registry.liveCountCommand,
+                registry.liveCountCommand, ["GET", keys.stagedURLs],
             ])
         } catch {
             throw .redis(error)
         }
         // The worker count's script is loaded by its first plain run.
-        if replies.count == 8, case .error(let message) = replies[7], message.hasPrefix("NOSCRIPT") {
+        if replies.count == 9, case .error(let message) = replies[7], message.hasPrefix("NOSCRIPT") {
             replies[7] = .integer(try await registry.liveCount())
         }
         for case .error(let message) in replies { throw .redis(.server(message)) }
-        let counts = replies.map { $0.integer ?? 0 }
-        guard counts.count == 8 else { throw .redis(.unexpectedReply("statistics: \(replies)")) }
+        let counts = replies.map { $0.integer ?? $0.string.flatMap { Int($0) } ?? 0 }
+        guard counts.count == 9 else { throw .redis(.unexpectedReply("statistics: \(replies)")) }
         return QueueStatistics(queue: keys.name, queued: counts[0], active: counts[1], delayed: counts[2], dead: counts[3],
-                               intake: counts[4] + counts[5], isPaused: replies[6].string == "1", workers: counts[7])
+                               intake: counts[4] + counts[5], staged: counts[8], isPaused: replies[6].string == "1",
+                               workers: counts[7])
     }
 }

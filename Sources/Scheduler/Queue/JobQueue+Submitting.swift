@@ -7,15 +7,21 @@ extension JobQueue {
     public struct Submission: Sendable, Hashable {
         /// The batch the URLs went to.
         public var batch: String
-        /// Jobs created (URLs that joined live work are not new).
+        /// Jobs created by the call (URLs that joined live work are not new).
         public var newJobs: Int
         /// Whether the same document had been accepted for this batch
         /// before, so that nothing was enqueued this time.
         public var replayed: Bool
+        /// URLs of the document that are to become jobs over the next
+        /// claims: a document of more than a slice (250 URLs) becomes jobs a
+        /// slice per call, so that no call holds Redis for long. They count
+        /// in the batch's total already.
+        public var staged: Int
     }
 
-    /// Enqueues an intake document (docs/wire-format.md, "Producing") at
-    /// once, in one atomic script call, with the rules and texts of the
+    /// Enqueues an intake document (docs/wire-format.md, "Producing") in one
+    /// atomic script call (its URLs past the first slice staged to become
+    /// jobs over the next claims), with the rules and texts of the
     /// intake list: what the list would dead-letter is refused here with
     /// `SchedulerError.invalidDocument` and the same code and message.
     ///
@@ -36,9 +42,10 @@ extension JobQueue {
             throw .invalidDocument(code: code, message: String(text[space...].dropFirst()))
         }
         let fields = reply.array
-        guard fields.count == 3, let batch = fields[0].string else {
+        guard fields.count == 4, let batch = fields[0].string else {
             throw .redis(.unexpectedReply("submit: \(reply)"))
         }
-        return Submission(batch: batch, newJobs: fields[1].integer ?? 0, replayed: fields[2].integer == 1)
+        return Submission(batch: batch, newJobs: fields[1].integer ?? 0, replayed: fields[2].integer == 1,
+                          staged: fields[3].integer ?? 0)
     }
 }

@@ -37,8 +37,9 @@ public final class JobQueue: Sendable {
         public var maximumBatchEvents = 100_000
         /// How long a finished batch (and a finished job) stays readable. Default: 7 days.
         public var retention: Duration = .seconds(7 * 24 * 3600)
-        /// URLs per enqueue script call; bounds how long one call blocks Redis. Default: 5,000.
-        public var enqueueChunkSize = 5_000
+        /// URLs per enqueue script call; bounds how long one call blocks
+        /// Redis (about 15 µs a URL). Default: 250, as an intake slice.
+        public var enqueueChunkSize = 250
 
         /// Creates the default configuration.
         public init() {}

@@ -27,6 +27,9 @@ public struct QueueKeys: Sendable, Hashable {
     public var intake: String { self[.intake] }
     /// List an idle worker moves an intake entry to while waking; drained by the next claim.
     public var pendingIntake: String { self[.pendingIntake] }
+    /// Count of the URLs of large documents staged to become jobs a slice
+    /// per claim (the staging keys themselves are the scripts' own: staging.lua).
+    public var stagedURLs: String { prefix + "intake:staged" }
     /// Sorted set of queued job ids, scored by arrival plus a handicap per priority level.
     public var queue: String { self[.queue] }
     /// Sorted set of jobs waiting for a retry, scored by when they are due (ms since the epoch).

@@ -12,6 +12,9 @@ public struct QueueStatistics: Sendable, Hashable, Codable {
     public let dead: Int
     /// Intake list entries not yet expanded (documents and wake-up markers).
     public let intake: Int
+    /// URLs of large documents accepted but still to become jobs, a slice
+    /// per claim (they count in their batches' totals already).
+    public let staged: Int
     /// Whether the queue is paused.
     public let isPaused: Bool
     /// Workers whose heartbeat record is live (`WorkerRegistry`).

@@ -56,6 +56,7 @@ enum ProgressBoard {
         var text = "queue \(statistics.queue)  queued \(statistics.queued)  active \(statistics.active)"
             + "  delayed \(statistics.delayed)  dead \(statistics.dead)"
         if statistics.intake > 0 { text += "  intake \(statistics.intake)" }
+        if statistics.staged > 0 { text += "  staged \(statistics.staged) URLs" }
         text += "  workers \(statistics.workers)"
         if statistics.isPaused { text += "  paused" }
         return text

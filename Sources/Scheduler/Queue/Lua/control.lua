@@ -5,7 +5,7 @@
 -- any client pushes onto `warmer:{Q}:commands` (control-document.lua), so
 -- that both make exactly the same checks and changes.
 --
--- @include queue
+-- @include queue staging
 
 -- Cancels `ids`: in `batch` only, or ('') in every batch they serve. A job
 -- stops counting in the cancelled batch (its URLs count as `cancelled` there,
@@ -60,6 +60,9 @@ local function cancelBatchChunk(batch, limit, at)
   if redis.call('EXISTS', batchKey(batch)) == 0 then return nil end
   if redis.call('HEXISTS', batchKey(batch), 'finishedAt') == 1 then return 0, 0, 0, true end
   redis.call('HSETNX', batchKey(batch), 'cancelledAt', integer(at))
+  -- URLs staged to become jobs are cancelled before they do.
+  local staged = dropStaged(batch)
+  if staged > 0 then countInBatch(batch, 'cancelled', staged, at) end
   local ids = redis.call('SPOP', batchKey(batch) .. ':jobs', limit)
   local cancelled, signalled = cancelJobs(batch, ids, at)
   return cancelled, signalled, redis.call('SCARD', batchKey(batch) .. ':jobs'), false

@@ -1,7 +1,7 @@
 -- intake.lua: turning the documents producers push onto `intake` into jobs,
 -- one per claim (docs/wire-format.md, "Producing: intake documents").
 --
--- @include jobs documents housekeeping
+-- @include jobs documents housekeeping slices
 
 local MAX_DOCUMENT_URLS = 10000
 
@@ -78,7 +78,9 @@ local function partProblem(d, batch)
 end
 
 -- Adds the URLs of a valid document `d` (one `partProblem` accepted, with
--- the batch's new count `received`) to `batch`. Returns the number of new jobs.
+-- the batch's new count `received`) to `batch`: the first slice as jobs at
+-- once, the rest staged (staging.lua). Returns the number of new jobs made
+-- now, and how many URLs were staged.
 local function acceptDocument(d, batch, received, at)
   local addToTotal = #d.urls
   if d.total then
@@ -86,7 +88,7 @@ local function acceptDocument(d, batch, received, at)
     addToTotal = redis.call('HSETNX', batchKey(batch), 'declaredTotal', integer(d.total)) == 1 and d.total or 0
     redis.call('HSET', batchKey(batch), 'received', integer(received))
   end
-  return addJobs(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', d.urls, addToTotal,
+  return addJobsInSlices(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', d.urls, addToTotal,
     d.timeout and integer(d.timeout) or '', at)
 end
 
@@ -106,11 +108,13 @@ local function expandDocument(document, at)
   acceptDocument(d, batch, received, at)
 end
 
--- Expands the next intake document, if any: first one an idle worker moved
--- to `intake:pending` while waking, else the head of the intake list. A
--- wake-up marker at the head stays for idle workers unless a document waits
--- behind it.
+-- Turns the next slice of a staged document into jobs if one is staged;
+-- else expands the next intake document, if any: first one an idle worker
+-- moved to `intake:pending` while waking, else the head of the intake list.
+-- A wake-up marker at the head stays for idle workers unless a document
+-- waits behind it.
 local function takeIntake(at)
+  if expandStagedSlice(at) then return end
   local document = redis.call('LPOP', K.pendingIntake)
   while document == WAKE do document = redis.call('LPOP', K.pendingIntake) end
   if not document then

@@ -75,6 +75,8 @@ struct QueueScript: Sendable {
     static let libraries: [String: LuaFile] = Dictionary(uniqueKeysWithValues: [
         LuaFile("queue", PackageResources.queue_lua),
         LuaFile("jobs", PackageResources.jobs_lua),
+        LuaFile("staging", PackageResources.staging_lua),
+        LuaFile("slices", PackageResources.slices_lua),
         LuaFile("documents", PackageResources.documents_lua),
         LuaFile("housekeeping", PackageResources.housekeeping_lua),
         LuaFile("intake", PackageResources.intake_lua),

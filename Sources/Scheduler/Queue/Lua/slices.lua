@@ -1,0 +1,51 @@
+-- slices.lua: staging the URLs of a large document past its first slice,
+-- and making the next slice of them into jobs (see staging.lua for the keys
+-- and the order).
+--
+-- @include jobs staging
+
+-- The most URLs one call turns into jobs: about 15 µs each, so a slice
+-- holds Redis for a few milliseconds.
+local SLICE_URLS = 250
+
+-- Stages `urls[from..]` for `batch`, to become jobs a slice at a time.
+local function stageURLs(batch, destination, processing, timeout, urls, from)
+  local id = tostring(redis.call('INCR', K.sequence))
+  local key = stagingKey(id)
+  redis.call('HSET', key, 'batch', batch, 'destination', destination, 'processing', processing, 'timeout', timeout)
+  for i = from, #urls, 1000 do redis.call('RPUSH', key .. ':urls', unpack(urls, i, math.min(i + 999, #urls))) end
+  redis.call('RPUSH', STAGING, id)
+  redis.call('INCRBY', STAGED, #urls - from + 1)
+end
+
+-- Adds `urls` to `batch` as jobs (addJobs, which counts `addToTotal` in the
+-- batch's total), the first SLICE_URLS at once and the rest staged. Returns
+-- the number of new jobs made now, and how many URLs were staged.
+local function addJobsInSlices(batch, priority, destination, processing, urls, addToTotal, timeout, at)
+  if #urls <= SLICE_URLS then
+    return addJobs(batch, priority, destination, processing, urls, addToTotal, timeout, at), 0
+  end
+  local made = addJobs(batch, priority, destination, processing, { unpack(urls, 1, SLICE_URLS) }, addToTotal, timeout, at)
+  stageURLs(batch, destination, processing, timeout, urls, SLICE_URLS + 1)
+  return made, #urls - SLICE_URLS
+end
+
+-- Turns the next slice of the oldest staged document into jobs, at its
+-- batch's priority now; false when nothing is staged.
+local function expandStagedSlice(at)
+  local id = redis.call('LINDEX', STAGING, 0)
+  if not id then return false end
+  local key = stagingKey(id)
+  local s = redis.call('HMGET', key, 'batch', 'destination', 'processing', 'timeout')
+  local urls = redis.call('LPOP', key .. ':urls', SLICE_URLS)
+  if urls and s[1] then
+    redis.call('DECRBY', STAGED, #urls)
+    local priority = redis.call('HGET', batchKey(s[1]), 'priority') or 'normal'
+    addJobs(s[1], priority, s[2] or 'disk', s[3] or '', urls, 0, s[4] or '', at)
+  end
+  if redis.call('EXISTS', key .. ':urls') == 0 then
+    redis.call('DEL', key)
+    redis.call('LPOP', STAGING)
+  end
+  return true
+end

@@ -1,0 +1,89 @@
+import Testing
+@testable import Scheduler
+
+/// Issue 24, item 5: a large document becomes jobs 250 URLs per script call
+/// (staging.lua), so that no call holds Redis for long, and its batch stays
+/// exact meanwhile: every URL counts in the total at once, a cancel reaches
+/// the URLs not yet jobs, a priority change reaches the later slices, and a
+/// half-expanded document is finished by whichever claim comes next.
+@Suite("Intake slices")
+struct IntakeSliceTests {
+    private static let slice = 250
+
+    /// A document of `count` URLs for `batch`, pushed with a plain RPUSH.
+    private func push(_ count: Int, batch: String, to queue: JobQueue, extra: String = "") async throws {
+        let urls = (0..<count).map { #""https://images.example/\#(batch)/\#($0).jpg""# }.joined(separator: ",")
+        try await queue.client.send(["RPUSH", queue.keys.intake, #"{"v":1,"batch":"\#(batch)"\#(extra),"urls":[\#(urls)]}"#])
+    }
+
+    @Test func aLargeDocumentBecomesJobsOneSlicePerClaimWhileItsBatchCountsEveryURL() async throws {
+        // Given a paused queue (claims expand intake, then hand out nothing) and a 1,000-URL document
+        let queue = try makeQueue()
+        try await queue.pause()
+        try await push(1000, batch: "big", to: queue)
+
+        // When one claim runs, one slice becomes jobs; the rest is staged, and the batch counts all
+        _ = try await queue.claim(upTo: 1, worker: "w")
+        #expect(try await queue.queuedCount() == Self.slice)
+        #expect(try await queue.statistics().staged == 1000 - Self.slice)
+        let status = try await queue.status(ofBatch: "big")
+        #expect(status.total == 1000 && status.pending == 1000 && !status.isFinished, "\(status)")
+
+        // Then each further claim makes one more slice, until none is staged
+        for expected in stride(from: 2 * Self.slice, through: 1000, by: Self.slice) {
+            _ = try await queue.claim(upTo: 1, worker: "w")
+            #expect(try await queue.queuedCount() == expected)
+        }
+        #expect(try await queue.statistics().staged == 0)
+        // and the URLs became jobs once each, in the document's order
+        try await queue.resume()
+        let jobs = try await queue.claim(upTo: 1000, worker: "w")
+        #expect(jobs.map(\.url) == (0..<1000).map { "https://images.example/big/\($0).jpg" })
+    }
+
+    @Test func aDocumentPushedBehindAStagedOneWaitsForItsSlicesToFinish() async throws {
+        let queue = try makeQueue()
+        try await queue.pause()
+        try await push(600, batch: "first", to: queue)
+        try await push(1, batch: "second", to: queue)
+        // Three claims finish the first document's slices; only the fourth takes the second document
+        for _ in 0..<3 { _ = try await queue.claim(upTo: 1, worker: "w") }
+        #expect(try await queue.status(ofBatch: "first").total == 600)
+        #expect(try await queue.queuedCount() == 600)
+        _ = try await queue.claim(upTo: 1, worker: "w")
+        #expect(try await queue.queuedCount() == 601)
+    }
+
+    @Test func cancellingABatchWithStagedURLsCancelsThemAndCompletesTheBatch() async throws {
+        // Given a 1,000-URL batch submitted over the API's path: 250 jobs, 750 staged
+        let queue = try makeQueue()
+        let urls = (0..<1000).map { #""https://images.example/c/\#($0).jpg""# }.joined(separator: ",")
+        let submission = try await queue.submit(document: Array(#"{"v":1,"batch":"cancel-me","urls":[\#(urls)]}"#.utf8))
+        #expect(submission.newJobs == Self.slice && submission.staged == 1000 - Self.slice)
+
+        // When it is cancelled
+        _ = try await queue.cancel(batch: "cancel-me")
+
+        // Then every URL counts as cancelled, the batch is finished, and no later claim makes a job of it
+        let status = try await queue.status(ofBatch: "cancel-me")
+        #expect(status.total == 1000 && status.cancelled == 1000 && status.isFinished, "\(status)")
+        #expect(try await queue.statistics().staged == 0)
+        #expect(try await queue.claim(upTo: 10, worker: "w").isEmpty)
+        #expect(try await queue.queuedCount() == 0)
+    }
+
+    @Test func aPriorityChangeReachesTheSlicesNotYetJobs() async throws {
+        let queue = try makeQueue()
+        try await queue.pause()
+        try await push(500, batch: "urgent-later", to: queue, extra: #","priority":"low""#)
+        _ = try await queue.claim(upTo: 1, worker: "w")
+        // When the batch's priority changes while half of it is staged
+        _ = try await queue.setPriority(.high, ofBatch: "urgent-later")
+        _ = try await queue.claim(upTo: 1, worker: "w")
+        // Then the jobs of the later slice are made at the new priority, as the changed ones
+        try await queue.resume()
+        let jobs = try await queue.claim(upTo: 500, worker: "w")
+        #expect(jobs.count == 500)
+        #expect(jobs.allSatisfy { $0.priority == "high" }, "\(Set(jobs.map(\.priority)))")
+    }
+}
