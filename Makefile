@@ -20,11 +20,13 @@
 #   make bench-startup     a command's start-up with libvips loaded on demand (dlopen) vs at start
 #   make bench-serve       warmer serve: POST of a 10,000-URL batch vs warmer enqueue; 200 SSE watchers'
 #                          cost to the worker's jobs/s; GET /v1/cache vs nginx (wrk)
+#   make bench-intake      the longest Redis command while 100,000- and 1,000,000-URL batches become jobs
+#                          (intake documents and warmer enqueue; no call over 10 ms is the goal)
 #   make test-asan / test-tsan   the test suite under AddressSanitizer / ThreadSanitizer (docs/testing.md)
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve build release clean
+.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve bench-intake build release clean
 
 demo:
 	scripts/demo.sh
@@ -59,6 +61,9 @@ bench-http-cache:
 
 bench-queue:
 	bench/queue.sh
+
+bench-intake:
+	bench/intake.sh
 
 bench-capacity:
 	bench/capacity.sh
