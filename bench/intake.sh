@@ -35,22 +35,12 @@ cli CONFIG SET latency-monitor-threshold 1 >/dev/null
 # reset_measures: empty the slow log and the latency monitor.
 reset_measures() { cli SLOWLOG RESET >/dev/null; cli LATENCY RESET >/dev/null; }
 
-# report LABEL SECONDS: the longest command since reset_measures, in ms.
+# report LABEL SECONDS: the longest command since reset_measures, in ms
+# (bench/slowlog.py; BENCH_INTAKE_TOP=N also lists the N longest).
 report() {
-  local longest over latency
-  longest=$(cli SLOWLOG GET 100000 | python3 -c 'import sys
-lines = sys.stdin.read().split("\n")
-# redis-cli prints each entry as: id, timestamp, microseconds, then the arguments
-values = []
-i = 0
-while i + 2 < len(lines):
-    if lines[i].isdigit() and lines[i + 1].isdigit() and lines[i + 2].isdigit() and len(lines[i + 1]) >= 10:
-        values.append(int(lines[i + 2])); i += 3
-    else:
-        i += 1
-print(max(values) / 1000 if values else 0, sum(v > 10000 for v in values), len(values))')
+  local longest over entries latency
+  read -r longest over entries < <(bench/slowlog.py "$REDIS_PORT" --top "${BENCH_INTAKE_TOP:-0}")
   latency=$(cli LATENCY LATEST | awk 'NR % 4 == 0 { if ($1 > m) m = $1 } END { print m + 0 }')
-  read -r longest over entries <<<"$longest"
   printf '%-34s %8s s   longest command %7.1f ms   over 10 ms: %4d of %5d logged (>= 1 ms)   latency monitor max %s ms\n' \
     "$1" "$2" "$longest" "$over" "$entries" "$latency"
 }
