@@ -113,4 +113,36 @@ struct FleetRateLimitTests {
         #expect(after.times.count >= 150, "\(after.summary)")
         #expect(after.busiestSecond <= 22, "\(after.summary)")
     }
+
+    @Test func waitsForFleetPermitsAreCountedByHostInTheWorkersMetrics() async throws {
+        // Given a worker with /metrics at --host-rate-limit 5 and 20 URLs of one origin (4 s worth)
+        let queue = try QueueProbe()
+        let cache = try Self.cacheFolder()
+        defer { try? FileManager.default.removeItem(at: cache) }
+        let (urls, _) = try Self.urls(20, name: "fleet-metrics")
+        let host = try #require(urls.first?.host)
+        let port = try freeLoopbackPort()
+        let http = HTTPProbe(port: port)
+
+        let (before, after) = try await withWorkers(
+            queue: queue, cacheDirectory: cache, concurrency: 4, arguments: ["--host-rate-limit", "5", "--http-port", String(port)]
+        ) { workers in
+            try await http.waitUntilAnswering()
+            let before = try await http.metrics()
+            // When they are warmed
+            let batch = try await queue.enqueue(urls)
+            let status = try await queue.waitUntilFinished(batch: batch, timeout: .seconds(120))
+            #expect(status.completed == urls.count, "\(status)\n\(workers.logs)")
+            return (before, try await http.metrics())
+        }
+
+        // Then the downloads that waited for a slot are counted under their host
+        let fleet = { (samples: [HTTPProbe.Sample], name: String) in
+            samples.filter { $0.name == name && $0.labels["host"] == host }.map(\.value).reduce(0, +)
+        }
+        #expect(fleet(before, "warmer_fleet_rate_waits_total") == 0)
+        let waits = fleet(after, "warmer_fleet_rate_waits_total")
+        #expect(waits >= 10, "\(after.filter { $0.name.hasPrefix("warmer_fleet_rate") })")
+        #expect(fleet(after, "warmer_fleet_rate_wait_seconds_count") == waits)
+    }
 }
