@@ -54,7 +54,7 @@ public struct RateLimiterConfiguration: Sendable, Hashable {
     /// What each successful request adds to a slowed-down host's rate: 10%
     /// of the configured per-host rate, or of `defaultHostRate` when
     /// `perHost` is nil.
-    public var recoveryStep: Double { recoveryStep(forHost: "") }
+    public var recoveryStep: Double { (perHost?.effectiveRate ?? Self.defaultHostRate) * 0.1 }
 
     /// `recoveryStep` for `host`, from its own limit (override included).
     func recoveryStep(forHost host: String) -> Double { hostTargetRate(host) * 0.1 }
