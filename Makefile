@@ -8,6 +8,8 @@
 #   make bench-processed   320-px JPEG thumbnails: warmer vs vipsthumbnail, one process per core
 #   make bench-http-cache  --cache-mode http: re-warming a warm corpus (fresh, 304s) vs the first warming
 #   make bench-queue       the Redis queue's own overhead: disk-hit jobs/s, enqueue cost, redis-benchmark
+#   make bench-fleet-rate  what a fleet rate-limit permit costs a download job: jobs/s, worker and Redis CPU,
+#                          EVALSHA per job, with and without --host-rate-limit (a limit that never binds)
 #   make bench-capacity    capacity figures: 1/2/4 workers against one Redis (jobs/s, Redis CPU, what limits),
 #                          worker CPU per job by image size class, disk and processed (docs/capacity.md)
 #   make bench-scale       cost flat with size: per-job CPU at 10k and 100k jobs, Redis bytes per queued
@@ -26,7 +28,7 @@
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve bench-intake build release clean
+.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-fleet-rate bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve bench-intake build release clean
 
 demo:
 	scripts/demo.sh
@@ -64,6 +66,9 @@ bench-queue:
 
 bench-intake:
 	bench/intake.sh
+
+bench-fleet-rate:
+	bench/fleet-rate.sh
 
 bench-capacity:
 	bench/capacity.sh

@@ -6,7 +6,8 @@
 #
 # Settings (environment): BENCH_COUNT (images, default 300), BENCH_TIMEOUT
 # (seconds a warmer batch may take, default 600), BENCH_WARMER (a warmer
-# binary to run instead of this tree's release build: an A/B of two builds),
+# binary to run instead of this tree's release build, which is then not
+# built: an A/B of two builds),
 # BENCH_WORK (the scratch folder, default bench/.work: give two benchmarks
 # run at once folders of their own).
 
@@ -32,10 +33,13 @@ min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b) ? a : b }'; }
 # write $URLS. Sets warmer, URLS, and an EXIT trap that stops the services.
 bench_setup() {
   scripts/bootstrap.sh
-  log "swift build -c release"
-  swift build -c release
-  warmer="$(swift build -c release --show-bin-path)/warmer"
-  if [[ -n ${BENCH_WARMER:-} ]]; then warmer=$(realpath "$BENCH_WARMER"); fi
+  if [[ -n ${BENCH_WARMER:-} ]]; then
+    warmer=$(realpath "$BENCH_WARMER") # given: nothing to build
+  else
+    log "swift build -c release"
+    swift build -c release
+    warmer="$(swift build -c release --show-bin-path)/warmer"
+  fi
   scripts/make-corpus.sh "$CORPUS" "$COUNT"
   rm -rf "$WORK"
   mkdir -p "$WORK"

@@ -216,10 +216,11 @@ http {
     # One line per request, written unbuffered so tests can read it at once.
     # nginx writes a double quote inside a value as \x22, so a conditional
     # range request for an ETag looks like this:
-    #   GET /img-0001.jpg 206 184221 "bytes=100-" "\x226b02d37e-2d001\x22"
+    #   GET /img-0001.jpg 206 184221 "bytes=100-" "\x226b02d37e-2d001\x22" 1764181200.123
     # and a request without those headers like this:
-    #   GET /slow/img-0001.jpg 200 184321 "-" "-"
-    log_format warmer '\$request_method \$uri \$status \$body_bytes_sent "\$http_range" "\$http_if_range"';
+    #   GET /slow/img-0001.jpg 200 184321 "-" "-" 1764181200.123
+    # The last field is when the request ended (Unix seconds, ms).
+    log_format warmer '\$request_method \$uri \$status \$body_bytes_sent "\$http_range" "\$http_if_range" \$msec';
     access_log $dir/access.log warmer;
 
     sendfile on;

@@ -18,7 +18,8 @@
 #                            after a first ~100 KB sent at once)
 #   WARMER_TEST_ORIGIN_ROOT  the folder nginx serves; tests may add files to it
 #   WARMER_TEST_ORIGIN_LOG   nginx access log, one line per request:
-#                            METHOD URI STATUS BODY_BYTES "RANGE" "IF-RANGE"
+#                            METHOD URI STATUS BODY_BYTES "RANGE" "IF-RANGE" MSEC
+#                            (MSEC: when the request ended, Unix seconds with ms)
 #                            ("-" when a header is absent, quotes in it as \x22)
 #   WARMER_TEST_FAULT_ORIGIN     http://127.0.0.1:PORT   (/files/NAME?OPTIONS serves
 #                                the origin folder's NAME; the options are listed in

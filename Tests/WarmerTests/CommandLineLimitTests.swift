@@ -28,4 +28,19 @@ import Testing
         let command = try EnqueueCommand.parse(["--aging=\(value)", "urls.txt"])
         await #expect(throws: (any Error).self) { try await command.resolveSettings(environment: [:]) }
     }
+
+    @Test(arguments: ["images.example=0", "=5", "images.example=fast", "images.example=1000001", "images.example"])
+    func refusesAHostRateLimitOverrideThatIsNotHostEqualsARate(_ value: String) async {
+        await #expect(throws: SettingError.self) {
+            try await SettingsResolver(command: .worker, flags: ["host-rate-limit-overrides": [value]], environment: [:]).resolve()
+        }
+    }
+
+    @Test func hostRateLimitOverridesApplyToTheFleetAndToTheProcessByLowercasedHost() async throws {
+        let settings = try await SettingsResolver(
+            command: .worker, flags: ["host-rate-limit": ["20"], "host-rate-limit-overrides": ["Images.Example=100"]], environment: [:]
+        ).resolve()
+        #expect(settings.fleetRateLimits.limit(forHost: "images.example") == 100)
+        #expect(settings.fleetRateLimits.limit(forHost: "other.example") == 20)
+    }
 }

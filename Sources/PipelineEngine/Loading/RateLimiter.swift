@@ -97,7 +97,7 @@ final class RateLimiter: Sendable {
         if Task.isCancelled { throw CancellationError() }
         let id: UInt64? = state.withLock { state in
             // Unlimited, and the host is not slowed down: nothing to take.
-            if state.global == nil, configuration.perHost == nil, state.hosts[host] == nil { return nil }
+            if state.global == nil, configuration.hostLimit(host) == nil, state.hosts[host] == nil { return nil }
             let now = clock.now
             state.addHostIfLimited(host, configuration: configuration, now: now)
             if state.takeImmediately(host: host, now: now) { return nil }
@@ -152,8 +152,8 @@ final class RateLimiter: Sendable {
             }
             // A host without a per-host limit stays slowed down (limited) until a success
             // removes its bucket, even when the factor left its rate at 10 req/s.
-            hostState.isSlowedDown = configuration.perHost == nil
-                || hostState.bucket.rate < configuration.hostTargetRate * (1 - TokenBucket.tolerance)
+            hostState.isSlowedDown = configuration.hostLimit(host) == nil
+                || hostState.bucket.rate < configuration.hostTargetRate(host) * (1 - TokenBucket.tolerance)
             hostState.recoveryCredits = 0
             // Tokens only became scarcer: no pass needed, the timer (if any) stays valid or wakes early.
             if state.hosts[host] == nil {
@@ -176,8 +176,8 @@ final class RateLimiter: Sendable {
                 return effects
             }
             let now = clock.now
-            let target = configuration.hostTargetRate
-            var rate = hostState.bucket.rate + configuration.recoveryStep
+            let target = configuration.hostTargetRate(host)
+            var rate = hostState.bucket.rate + configuration.recoveryStep(forHost: host)
             hostState.recoveryCredits -= 1
             if rate >= target * (1 - TokenBucket.tolerance) { // recovered (rounding included)
                 rate = target
@@ -185,7 +185,7 @@ final class RateLimiter: Sendable {
                 hostState.recoveryCredits = 0
             }
             hostState.bucket.setRate(rate, at: now)
-            if !hostState.isSlowedDown, configuration.perHost == nil, !hostState.bucket.isHeld(at: now) {
+            if !hostState.isSlowedDown, configuration.hostLimit(host) == nil, !hostState.bucket.isHeld(at: now) {
                 state.hosts[host] = nil
             } else {
                 state.hosts[host] = hostState

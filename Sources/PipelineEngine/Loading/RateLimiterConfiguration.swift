@@ -11,6 +11,9 @@ public struct RateLimiterConfiguration: Sendable, Hashable {
     /// The rate of each host (as written in the URL, lowercased by the
     /// caller). Default: nil, unlimited.
     public var perHost: RateLimit?
+    /// The rates of particular hosts (lowercased), instead of `perHost`:
+    /// origins that allow more, or less. Default: none.
+    public var hostOverrides: [String: RateLimit] = [:]
     /// When a host answers 429 or 503, its rate is multiplied by this
     /// (default 0.5), down to `minimumHostRate` (default 0.5 req/s).
     /// Clamped to 0…1 (0: straight to the minimum; 1: no slowdown, only
@@ -43,16 +46,23 @@ public struct RateLimiterConfiguration: Sendable, Hashable {
 
     /// Whether neither a global nor a per-host limit is set. Hosts can still
     /// be slowed down (and are then limited until they recover).
-    public var isUnlimited: Bool { global == nil && perHost == nil }
+    public var isUnlimited: Bool { global == nil && perHost == nil && hostOverrides.isEmpty }
+
+    /// `host`'s own limit: its override, else `perHost`; nil for none.
+    func hostLimit(_ host: String) -> RateLimit? { hostOverrides[host] ?? perHost }
 
     /// What each successful request adds to a slowed-down host's rate: 10%
     /// of the configured per-host rate, or of `defaultHostRate` when
     /// `perHost` is nil.
-    public var recoveryStep: Double { hostTargetRate * 0.1 }
+    public var recoveryStep: Double { (perHost?.effectiveRate ?? Self.defaultHostRate) * 0.1 }
 
-    /// The rate a host returns to once it has recovered: the per-host rate,
-    /// or `defaultHostRate` (after which its bucket is removed) without one.
-    var hostTargetRate: Double { perHost?.effectiveRate ?? Self.defaultHostRate }
+    /// `recoveryStep` for `host`, from its own limit (override included).
+    func recoveryStep(forHost host: String) -> Double { hostTargetRate(host) * 0.1 }
+
+    /// The rate a host returns to once it has recovered: its own limit
+    /// (override or per-host rate), or `defaultHostRate` (after which its
+    /// bucket is removed) without one.
+    func hostTargetRate(_ host: String) -> Double { hostLimit(host)?.effectiveRate ?? Self.defaultHostRate }
 
     /// `slowdownFactor`, clamped to 0…1 (not-a-number: 0.5).
     var effectiveSlowdownFactor: Double {

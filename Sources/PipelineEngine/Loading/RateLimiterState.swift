@@ -164,7 +164,7 @@ extension RateLimiter {
         /// The state of a host first seen in a slowdown, at its configured (or
         /// default) rate and full, counting the waiters already in line for it.
         func newSlowedHost(_ host: String, configuration: RateLimiterConfiguration, now: ContinuousClock.Instant) -> HostState {
-            let limit = configuration.perHost ?? RateLimit(requestsPerSecond: RateLimiterConfiguration.defaultHostRate, burst: 1)
+            let limit = configuration.hostLimit(host) ?? RateLimit(requestsPerSecond: RateLimiterConfiguration.defaultHostRate, burst: 1)
             var hostState = HostState(bucket: TokenBucket(limit, now: now))
             hostState.waiterCount = waiters.reduce(0) { $0 + ($1.host == host ? 1 : 0) }
             return hostState
@@ -173,7 +173,7 @@ extension RateLimiter {
         /// Adds `host` with a full bucket if there is a per-host limit and it
         /// has no state yet.
         mutating func addHostIfLimited(_ host: String, configuration: RateLimiterConfiguration, now: ContinuousClock.Instant) {
-            guard let perHost = configuration.perHost, hosts[host] == nil else { return }
+            guard let perHost = configuration.hostLimit(host), hosts[host] == nil else { return }
             insertHost(host, HostState(bucket: TokenBucket(perHost, now: now)), now: now)
         }
 

@@ -20,6 +20,9 @@ extension ImagePipeline {
         /// How fast downloads start, globally and per host. Default: unlimited
         /// (a host answering 429 or 503 is still slowed down).
         public var rateLimit = RateLimiterConfiguration()
+        /// Limits shared with other processes (a fleet of workers), asked
+        /// after `rateLimit` before each download attempt. Default: none.
+        public var downloadPermits: (any DownloadPermits)?
         /// Whether identical work is shared between tasks. Default: true.
         public var isTaskCoalescingEnabled = true
         /// Whether a downloaded body must begin like an image the pipeline

@@ -6,7 +6,8 @@ import WarmerSupport
 /// the rate limiter, a slot of the data-loading queue, revalidation of a
 /// stale entry, resuming a cut-off download, retries, and storing the result.
 ///
-/// Each attempt takes a token from the rate limiter (in priority order), then
+/// Each attempt takes a token from the rate limiter (in priority order) and a
+/// permit of the limits shared with other processes (if any), then
 /// a slot of the data-loading queue, so waiting for either holds no connection.
 /// A transient failure is retried after a backoff, or the origin's
 /// `Retry-After`; bytes that arrived are kept (in the disk cache's folder, so
@@ -53,6 +54,7 @@ struct DataDownload {
             do {
                 let waitStart = ContinuousClock.now
                 try await pipeline.rateLimiter.acquire(host: host, priority: { task.priority })
+                try await configuration.downloadPermits?.permit(host: host, priority: { task.priority })
                 PipelineMetrics.rateLimiterWaited(.now - waitStart)
             } catch {
                 return .failure(.cancelled)

@@ -64,6 +64,8 @@ public struct QueueKeys: Sendable, Hashable {
     public var metrics: String { self[.metrics] }
     /// List of the last 900 finished seconds' throughput, newest first: `SECOND COMPLETED FAILED BYTES`.
     public var metricsSeconds: String { self[.metricsSeconds] }
+    /// String holding the fleet's global rate limit's theoretical arrival time (µs since the epoch, GCRA).
+    public var rateGlobal: String { self[.rateGlobal] }
 
     /// The key `fixed` of this queue.
     subscript(fixed: Fixed) -> String { prefix + fixed.suffix }
@@ -78,6 +80,8 @@ public struct QueueKeys: Sendable, Hashable {
     public func batchJobs(_ id: String) -> String { prefix + "batch:" + id + ":jobs" }
     /// List of batch `id`'s last 1,000 failed and dead-lettered jobs, newest first (JSON entries).
     public func batchFailures(_ id: String) -> String { prefix + "batch:" + id + ":failures" }
+    /// String holding `host`'s fleet rate limit's theoretical arrival time (µs since the epoch, GCRA).
+    public func rateHost(_ host: String) -> String { prefix + "rate:host:" + host }
     /// Hash holding worker `id`'s heartbeat record.
     public func worker(_ id: String) -> String { prefix + "worker:" + id }
 }

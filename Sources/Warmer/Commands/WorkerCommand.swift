@@ -52,7 +52,12 @@ struct WorkerCommand: AsyncParsableCommand, ConfiguredCommand {
 
         let loader = DataLoader(configuration: settings.loaderConfiguration(defaultConnectionsPerHost: max(16, concurrency)))
         let dataCache = try settings.makeDataCache()
-        let pipeline = ImagePipeline(configuration: settings.pipelineConfiguration(dataLoader: loader, dataCache: dataCache))
+        var pipelineConfiguration = settings.pipelineConfiguration(dataLoader: loader, dataCache: dataCache)
+        let fleetRateLimits = settings.fleetRateLimits
+        if !fleetRateLimits.isUnlimited {
+            pipelineConfiguration.downloadPermits = FleetRateLimiter(queue: queue, limits: fleetRateLimits, logger: logger)
+        }
+        let pipeline = ImagePipeline(configuration: pipelineConfiguration)
 
         var configuration = Worker.Configuration()
         configuration.concurrency = concurrency

@@ -1,4 +1,5 @@
 import PipelineEngine
+import Scheduler
 
 /// The image pipeline the settings describe.
 extension ResolvedSettings {
@@ -27,6 +28,20 @@ extension ResolvedSettings {
         configuration.retryPolicy.maximumAttempts = self[Settings.maxAttempts]
         configuration.rateLimit.global = self[Settings.rateLimit].map { RateLimit(requestsPerSecond: $0, burst: max(1, Int($0))) }
         configuration.rateLimit.perHost = self[Settings.hostRateLimit].map { RateLimit(requestsPerSecond: $0, burst: max(1, Int($0))) }
+        configuration.rateLimit.hostOverrides = fleetRateLimits.hostOverrides.mapValues {
+            RateLimit(requestsPerSecond: $0, burst: max(1, Int($0)))
+        }
         return configuration
+    }
+
+    /// The rate limits every worker of the queue shares in Redis: the same
+    /// figures as each process's own cap (`--rate-limit`, `--host-rate-limit`,
+    /// `--host-rate-limit-override`).
+    var fleetRateLimits: FleetRateLimits {
+        var overrides: [String: Double] = [:]
+        for text in self[Settings.hostRateLimitOverrides] {
+            if let (host, rate) = Settings.hostRateOverride(text) { overrides[host] = rate }
+        }
+        return FleetRateLimits(global: self[Settings.rateLimit], perHost: self[Settings.hostRateLimit], hostOverrides: overrides)
     }
 }

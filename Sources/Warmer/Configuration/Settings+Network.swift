@@ -6,7 +6,7 @@ import Scheduler
 extension Settings {
     static let network: [any AnySetting] = [
         allowHosts, allowNetworks, allowPrivateNetworks, maxAttempts, jobTimeout, lowSpeedLimit, lowSpeedTime,
-        rateLimit, hostRateLimit, connectionsPerHost, headers,
+        rateLimit, hostRateLimit, hostRateLimitOverrides, connectionsPerHost, headers,
     ]
 
     static let allowHosts = Setting<[String]>(
@@ -56,14 +56,32 @@ extension Settings {
     static let rateLimit = Setting<Double?>(
         "rate-limit", kind: .number, default: nil, defaultText: "unlimited", example: "200", valueName: "per-second",
         commands: SettingCommand.downloaders,
-        help: "Downloads started per second in total (token bucket, burst of one second's worth).",
+        help: "Downloads started per second in total: by every worker of the queue together (held in Redis), and by each process (token bucket, burst of one second's worth).",
         convert: SettingConversion.optional(SettingConversion.number(0...highestRate, excludingLowerBound: true)))
 
     static let hostRateLimit = Setting<Double?>(
         "host-rate-limit", kind: .number, default: nil, defaultText: "unlimited", example: "20", valueName: "per-second",
         commands: SettingCommand.downloaders,
-        help: "Downloads started per second to one host. A host answering 429 or 503 is slowed down either way.",
+        help: "Downloads started per second to one host: by every worker of the queue together (held in Redis), and by each process. A host answering 429 or 503 is slowed down either way.",
         convert: SettingConversion.optional(SettingConversion.number(0...highestRate, excludingLowerBound: true)))
+
+    static let hostRateLimitOverrides = Setting<[String]>(
+        "host-rate-limit-overrides", kind: .list, default: [], defaultText: "none", example: "images.example.com=100",
+        valueName: "host=per-second", flag: "host-rate-limit-override", commands: SettingCommand.downloaders,
+        help: "The limit of one host instead of host-rate-limit, HOST=N downloads per second (an origin that allows more, or less); the flag is repeatable, the variable comma-separated.",
+        convert: SettingConversion.list(splittingCommas: true) {
+            hostRateOverride($0) == nil ? "is not HOST=N with N a number above 0, up to 1000000" : nil
+        })
+
+    /// `HOST=N` as a lowercased host and its rate; nil when it is not one.
+    static func hostRateOverride(_ text: String) -> (host: String, rate: Double)? {
+        guard let equals = text.lastIndex(of: "=") else { return nil }
+        let host = text[..<equals].trimmingCharacters(in: .whitespaces).lowercased()
+        guard !host.isEmpty, !host.contains(" "), !host.contains("/"),
+              let rate = Double(text[text.index(after: equals)...].trimmingCharacters(in: .whitespaces)),
+              rate.isFinite, rate > 0, rate <= highestRate else { return nil }
+        return (host, rate)
+    }
 
     static let connectionsPerHost = Setting<Int?>(
         "connections-per-host", kind: .wholeNumber, default: nil, defaultText: "16, or the worker's concurrency when higher",

@@ -29,7 +29,7 @@ extension Settings {
 
     static let aging = Setting<Double>(
         "aging", kind: .number, default: 60, example: "60", valueName: "seconds", commands: [.worker, .enqueue, .serve],
-        help: "Seconds of waiting one priority level is worth, so low priorities are never starved; 0 for strict priorities. The worker applies it to jobs expanded from intake documents, enqueue to its batch.",
+        help: "Seconds of waiting one priority level is worth, so low priorities are never starved; 0 for strict priorities. The worker applies it to jobs expanded from intake documents and to downloads waiting for a fleet rate-limit permit, enqueue to its batch.",
         convert: SettingConversion.number(0...longestWait))
 
     static let retention = Setting<Int>(

@@ -33,6 +33,9 @@ struct NetworkOptions: SettingFlags {
     @Option(name: Settings.hostRateLimit.info.argumentName, help: Settings.hostRateLimit.info.argumentHelp)
     var hostRateLimit: String?
 
+    @Option(name: Settings.hostRateLimitOverrides.info.argumentName, help: Settings.hostRateLimitOverrides.info.argumentHelp)
+    var hostRateLimitOverrides: [String] = []
+
     @Option(name: Settings.connectionsPerHost.info.argumentName, help: Settings.connectionsPerHost.info.argumentHelp)
     var connectionsPerHost: String?
 
@@ -50,6 +53,7 @@ struct NetworkOptions: SettingFlags {
             .with(Settings.lowSpeedTime, lowSpeedTime)
             .with(Settings.rateLimit, rateLimit)
             .with(Settings.hostRateLimit, hostRateLimit)
+            .with(Settings.hostRateLimitOverrides, hostRateLimitOverrides)
             .with(Settings.connectionsPerHost, connectionsPerHost)
             .with(Settings.headers, headers)
     }

@@ -26,9 +26,12 @@ enum QueueScripts {
     static let purgeDead = QueueScript(LuaFile("dead-purge", PackageResources.dead_purge_lua))
     /// Applies one step of the control documents (control-document.lua).
     static let controlDocument = QueueScript(LuaFile("control-document", PackageResources.control_document_lua))
+    /// Reserves a download's start under the fleet's rate limits (rate-permit.lua).
+    static let ratePermit = QueueScript(LuaFile("rate-permit", PackageResources.rate_permit_lua))
 
     /// Every transition.
     static var all: [QueueScript] {
-        [enqueue, submit, claim, finish, release, renew, publishWhileLeased, cancel, priority, retryDead, purgeDead, controlDocument]
+        [enqueue, submit, claim, finish, release, renew, publishWhileLeased, cancel, priority, retryDead, purgeDead, controlDocument,
+         ratePermit]
     }
 }
