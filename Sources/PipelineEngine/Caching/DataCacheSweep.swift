@@ -44,26 +44,46 @@ struct DataCacheSweep {
     /// until `targetSize` is reached.
     ///
     /// The first pass reads the folders one file at a time and keeps only a
-    /// running total, so a sweep of a cache under its limit (every sweep
-    /// but those that evict) takes no memory however many files the folder
-    /// holds. Listing a 180,000-file folder into an array of entries every
-    /// 30 s took about 20 MiB at each sweep and, between long-lived
-    /// allocations, raised a worker's RSS with every file added (issue 23's
-    /// soak). Only an eviction lists the entries, to sort them by access.
+    /// running total and a histogram of access dates, so a sweep takes
+    /// little memory however many files the folder holds. Listing a
+    /// 180,000-file folder into an array of entries every 30 s took about
+    /// 20 MiB at each sweep and, between long-lived allocations, raised a
+    /// worker's RSS with every file added (issue 23's soak). An eviction
+    /// reads the folders again and removes the entries last read before the
+    /// cutoff the histogram gives (`DataCacheEvictionPlan`), sorting only
+    /// those of the cutoff's minute.
     @discardableResult
     func run() -> DataCacheSweepReport {
         let now = Date()
         var report = DataCacheSweepReport()
+        var plan = DataCacheEvictionPlan()
         let migrated = Self.forEachEntry(in: directory) { entry in
             guard !removeIfLeftover(entry, now: now), entry.kind != .temporary else { return }
             report.files += 1
             report.bytes += entry.size
+            if entry.kind != .metadata { plan.add(entry) }
         }
         report.migrated = migrated
-        guard report.bytes > sizeLimit else { return report }
-        var entries: [Entry] = []
-        Self.forEachEntry(in: directory) { if $0.kind != .temporary { entries.append($0) } }
-        report.evicted = evict(from: entries, total: report.bytes)
+        guard report.bytes > sizeLimit, let cutoff = plan.cutoff(freeing: report.bytes - targetSize) else { return report }
+        var total = report.bytes
+        var boundary: [Entry] = []
+        Self.forEachEntry(in: directory) { entry in
+            guard entry.kind == .data || entry.kind == .partial else { return }
+            // A date read now, not in the first pass: an entry read since is spared.
+            let bucket = DataCacheEvictionPlan.bucket(of: entry.accessDate)
+            if bucket < cutoff, total > targetSize, let freed = remove(entry) {
+                total -= freed
+                report.evicted += 1
+            } else if bucket == cutoff {
+                boundary.append(entry)
+            }
+        }
+        for entry in boundary.sorted(by: { $0.accessDate < $1.accessDate }) {
+            guard total > targetSize else { break }
+            guard let freed = remove(entry) else { continue }
+            total -= freed
+            report.evicted += 1
+        }
         return report
     }
 
@@ -84,24 +104,15 @@ struct DataCacheSweep {
         return true
     }
 
-    /// Removes the least recently used of `entries` (which total `total`
-    /// bytes) until at most `targetSize` bytes remain; an entry's metadata
-    /// goes with its data. Returns how many entries it removed.
-    private func evict(from entries: [Entry], total: Int) -> Int {
-        var total = total
-        var evicted = 0
-        let metadataSizes = Dictionary(entries.lazy.filter { $0.kind == .metadata }.map { ($0.path, $0) }) { first, _ in first }
-        for entry in entries.filter({ $0.kind != .metadata }).sorted(by: { $0.accessDate < $1.accessDate }) {
-            guard total > targetSize else { break }
-            guard unlink(entry.path) == 0 else { continue }
-            total -= entry.size
-            evicted += 1
-            if entry.kind == .data, let metadata = metadataSizes[entry.path + DataCache.FileKind.metadata.suffix],
-               unlink(metadata.path) == 0 {
-                total -= metadata.size
-            }
-        }
-        return evicted
+    /// Removes `entry`, and its metadata with its data. Returns the bytes
+    /// freed, or `nil` when it was already gone.
+    private func remove(_ entry: Entry) -> Int? {
+        guard unlink(entry.path) == 0 else { return nil }
+        guard entry.kind == .data else { return entry.size }
+        let metadata = entry.path + DataCache.FileKind.metadata.suffix
+        var status = stat()
+        guard stat(metadata, &status) == 0, unlink(metadata) == 0 else { return entry.size }
+        return entry.size + Int(status.st_size)
     }
 
     /// The regular files of the cache folder, with sizes and nanosecond access
