@@ -20,11 +20,12 @@
 #   make bench-startup     a command's start-up with libvips loaded on demand (dlopen) vs at start
 #   make bench-serve       warmer serve: POST of a 10,000-URL batch vs warmer enqueue; 200 SSE watchers'
 #                          cost to the worker's jobs/s; GET /v1/cache vs nginx (wrk)
+#   make bench-cache-sweep one sweep of a 1,000,000-file cache folder: migration from flat, under and over the limit
 #   make test-asan / test-tsan   the test suite under AddressSanitizer / ThreadSanitizer (docs/testing.md)
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve build release clean
+.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve bench-cache-sweep build release clean
 
 demo:
 	scripts/demo.sh
@@ -33,7 +34,7 @@ test:
 	scripts/test.sh $(ARGS)
 
 # The suites that need no Redis, origin or worker (CONTRIBUTING.md, "Running tests").
-FAST_TESTS = PipelineEngineTests\.(TaskGraphTests|TaskGraphCancellationTests|TaskGraphPriorityTests|DataTaskGraphTests|PipelineStageTests|VariantRevalidationGraphTests|PipelineTaskTests|ImageIdentifierTests|ImageProcessingTests)|WarmerInputTests\.(ProcessingSpec|URLList|CJSONDecoder|IntakeDocumentTests|FuzzCorpusReplay)|WarmerTests\.(ProgressBoardTests|ProgressRatesTests|BoardScreenTests)|SchedulerTests\.HostileValueTests|CurlKitTests|VipsKitTests|RedisKitTests\.RedisClusterAddressTests|WarmerTests\.(ModuleGraphTests|ArchitectureDocTests|SelfContainedRepositoryTests)
+FAST_TESTS = PipelineEngineTests\.(DataCacheShardingTests|TaskGraphTests|TaskGraphCancellationTests|TaskGraphPriorityTests|DataTaskGraphTests|PipelineStageTests|VariantRevalidationGraphTests|PipelineTaskTests|ImageIdentifierTests|ImageProcessingTests)|WarmerInputTests\.(ProcessingSpec|URLList|CJSONDecoder|IntakeDocumentTests|FuzzCorpusReplay)|WarmerTests\.(ProgressBoardTests|ProgressRatesTests|BoardScreenTests)|SchedulerTests\.HostileValueTests|CurlKitTests|VipsKitTests|RedisKitTests\.RedisClusterAddressTests|WarmerTests\.(ModuleGraphTests|ArchitectureDocTests|SelfContainedRepositoryTests)
 test-fast:
 	swift build --build-tests
 	swift test --skip-build --filter '$(FAST_TESTS)'
@@ -82,6 +83,9 @@ bench-startup:
 
 bench-serve:
 	bench/serve.sh
+
+bench-cache-sweep:
+	bench/cache-sweep.sh
 
 build:
 	swift build
