@@ -47,7 +47,7 @@ struct SharedCacheFolderTests {
         // …and two workers take over.
         try await withWorkers(2, queue: queue, cacheDirectory: folder, concurrency: 1,
                               arguments: ["--cache-sweep-interval", "0.2"]) { workers in
-            let migrated = await eventually(timeout: .seconds(120)) {
+            let migrated = await eventually(timeout: .seconds(300)) {
                 // Entries stay readable while they move.
                 try? await expectReadable(keys.randomElement()!, folder: folder, serve: serve)
                 return CacheFolderFiles.flatCount(in: folder) == 0
