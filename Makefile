@@ -24,11 +24,12 @@
 #                          cost to the worker's jobs/s; GET /v1/cache vs nginx (wrk)
 #   make bench-intake      the longest Redis command while 100,000- and 1,000,000-URL batches become jobs
 #                          (intake documents and warmer enqueue; no call over 10 ms is the goal)
+#   make bench-cache-sweep one sweep of a 1,000,000-file cache folder: migration from flat, under and over the limit
 #   make test-asan / test-tsan   the test suite under AddressSanitizer / ThreadSanitizer (docs/testing.md)
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-fleet-rate bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve bench-intake build release clean
+.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-fleet-rate bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve bench-intake bench-cache-sweep build release clean
 
 demo:
 	scripts/demo.sh
@@ -37,7 +38,7 @@ test:
 	scripts/test.sh $(ARGS)
 
 # The suites that need no Redis, origin or worker (CONTRIBUTING.md, "Running tests").
-FAST_TESTS = PipelineEngineTests\.(TaskGraphTests|TaskGraphCancellationTests|TaskGraphPriorityTests|DataTaskGraphTests|PipelineStageTests|VariantRevalidationGraphTests|PipelineTaskTests|ImageIdentifierTests|ImageProcessingTests)|WarmerInputTests\.(ProcessingSpec|URLList|CJSONDecoder|IntakeDocumentTests|FuzzCorpusReplay)|WarmerTests\.(ProgressBoardTests|ProgressRatesTests|BoardScreenTests)|SchedulerTests\.HostileValueTests|CurlKitTests|VipsKitTests|RedisKitTests\.RedisClusterAddressTests|WarmerTests\.(ModuleGraphTests|ArchitectureDocTests|SelfContainedRepositoryTests)
+FAST_TESTS = PipelineEngineTests\.(DataCacheShardingTests|TaskGraphTests|TaskGraphCancellationTests|TaskGraphPriorityTests|DataTaskGraphTests|PipelineStageTests|VariantRevalidationGraphTests|PipelineTaskTests|ImageIdentifierTests|ImageProcessingTests)|WarmerInputTests\.(ProcessingSpec|URLList|CJSONDecoder|IntakeDocumentTests|FuzzCorpusReplay)|WarmerTests\.(ProgressBoardTests|ProgressRatesTests|BoardScreenTests)|SchedulerTests\.HostileValueTests|CurlKitTests|VipsKitTests|RedisKitTests\.RedisClusterAddressTests|WarmerTests\.(ModuleGraphTests|ArchitectureDocTests|SelfContainedRepositoryTests)
 test-fast:
 	swift build --build-tests
 	swift test --skip-build --filter '$(FAST_TESTS)'
@@ -92,6 +93,9 @@ bench-startup:
 
 bench-serve:
 	bench/serve.sh
+
+bench-cache-sweep:
+	bench/cache-sweep.sh
 
 build:
 	swift build

@@ -10,7 +10,7 @@ plus the non-image URL, and a processed batch of the images with
 `format=webp`), follows both batch streams with the documented gap-free
 XREAD loop until `batchCompleted`, and checks, as the docs state them:
 every event's fields against the events table, the batch counters, the
-cache files (key rules, SHA-256 names, sizes equal to `completed`'s
+cache files (key rules, SHA-256 names in ab/cd/ shards, sizes equal to `completed`'s
 `bytes`), and the dead-letter set holding the failed job. Prints one line
 per failed check and exits 1 if there is any; prints a JSON summary.
 """
@@ -70,7 +70,11 @@ def follow(r, stream, deadline):
 
 
 def cache_file(cache_dir, key):
-    return os.path.join(cache_dir, hashlib.sha256(key.encode()).hexdigest())
+    """Where a worker stores the entry: ab/cd/<sha256> (docs/cache-layout.md).
+    (A reader of a folder that an earlier release wrote flat would also try
+    <sha256> at the top; the workers here write only the sharded layout.)"""
+    name = hashlib.sha256(key.encode()).hexdigest()
+    return os.path.join(cache_dir, name[:2], name[2:4], name)
 
 
 def main():

@@ -24,10 +24,19 @@ extension ImagePipeline.Configuration {
 }
 
 extension DataCache {
-    /// The names of the files in the cache's folder (after pending writes), sorted.
+    /// The names of the files in the cache's folder and its shard folders
+    /// (after pending writes), sorted; folders are not listed.
     func fileNames() -> [String] {
         flush()
-        return ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+        var names: [String] = []
+        let walk = FileManager.default.enumerator(atPath: directory.path)
+        while let path = walk?.nextObject() as? String {
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: directory.path + "/" + path, isDirectory: &isFolder), !isFolder.boolValue {
+                names.append(URL(fileURLWithPath: path).lastPathComponent)
+            }
+        }
+        return names.sorted()
     }
 }
 

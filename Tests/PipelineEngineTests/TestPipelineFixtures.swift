@@ -7,10 +7,10 @@ import TestSupport
 /// policy, an image cache), not how a test cache is made.
 
 extension DataCache {
-    /// A cache on `directory` with no periodic sweep during a test (an hour
-    /// between sweeps), so only the test decides what is trimmed.
+    /// A cache on `directory` with no periodic sweep during a test, so only
+    /// the test decides what is trimmed (and when a flat folder is migrated).
     static func unswept(at directory: URL, sizeLimit: Int = 1 << 30) throws -> DataCache {
-        try DataCache(directory: directory, sizeLimit: sizeLimit, sweepInterval: .seconds(3600))
+        try DataCache(directory: directory, sizeLimit: sizeLimit, sweepInterval: nil)
     }
 
     /// A fresh cache in its own temporary folder, with no periodic sweep.

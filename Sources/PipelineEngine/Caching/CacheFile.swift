@@ -29,8 +29,9 @@ enum CacheFile {
 
     /// Writes `data` to the new file `temporary`, then renames it to `path`, so
     /// a reader never sees a partial file. When the folder is missing (deleted
-    /// while the cache runs), recreates `directory` and tries once more.
-    /// Leaves no temporary file behind on failure.
+    /// while the cache runs), recreates `directory` and tries once more; when
+    /// `path`'s own folder (its shard) is missing, creates it and renames
+    /// again. Leaves no temporary file behind on failure.
     static func writeAtomically(_ data: Data, to path: String, via temporary: String, creating directory: URL) throws {
         do {
             do {
@@ -39,7 +40,13 @@ enum CacheFile {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 try write(data, to: temporary)
             }
-            try move(temporary, to: path)
+            do {
+                try move(temporary, to: path)
+            } catch let error as POSIXError where error.code == .ENOENT {
+                let folder = String(path[..<(path.lastIndex(of: "/") ?? path.endIndex)])
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try move(temporary, to: path)
+            }
         } catch {
             unlink(temporary)  // a write that failed half-way (disk full) leaves a partial file
             throw error

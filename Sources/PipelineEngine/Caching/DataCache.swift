@@ -3,11 +3,13 @@ import Foundation
 import Synchronization
 import WarmerSupport
 
-/// An LRU disk cache of raw data, one file per key, flat in one folder.
+/// An LRU disk cache of raw data, one file per key, in shard folders.
 ///
 /// - **Layout.** A key's file name is the lowercase hex SHA-256 of the key's
-///   UTF-8 bytes (`DataCache.filename(for:)`), so any program can find an entry
-///   (see docs/cache-layout.md).
+///   UTF-8 bytes (`DataCache.filename(for:)`), in the folder named after its
+///   first four hex digits (`ab/cd/abcd…`, `DataCacheLayout`), so any program
+///   can find an entry (see docs/cache-layout.md). A lookup that misses there
+///   tries the flat name of earlier releases, which sweeps move into place.
 /// - **Writes** go to a temporary file in the same folder and are renamed into
 ///   place, so a reader never sees a half-written file. `storeData` stages the
 ///   data in memory and returns at once; reads see staged data immediately;
@@ -16,7 +18,10 @@ import WarmerSupport
 ///   as the access date (access times are unreliable under `noatime`/`relatime`).
 ///   A sweep removes the least recently used files until the total size is
 ///   under `sizeLimit × trimRatio`. It runs shortly after start-up and then
-///   periodically, so a long-running worker never outgrows its limit.
+///   periodically, so a long-running process never outgrows its limit; with
+///   no `sweepInterval`, only when `sweep()` is called (processes sharing a
+///   folder elect one sweeper). Given an `accessRecorder`, reads are
+///   recorded there instead of refreshing the file's date.
 /// - A deleted folder is recreated on the next write.
 public final class DataCache: DataCaching {
     /// The folder holding the entries.
@@ -33,8 +38,8 @@ public final class DataCache: DataCaching {
     private let staging = Mutex(DataCacheStaging())
     /// The serial queue that applies staged changes and runs sweeps.
     private let ioQueue = DispatchQueue(label: "warmer.data-cache", qos: .utility)
-    /// The time between two periodic sweeps.
-    private let sweepInterval: DispatchTimeInterval
+    /// Where reads are recorded instead of touching the files, if anywhere.
+    private let accessRecorder: (any DataCacheAccessRecording)?
     /// The last generation number given to a staged change.
     private let generation = Atomic<UInt64>(0)
 
@@ -45,27 +50,33 @@ public final class DataCache: DataCaching {
     ///
     /// - Parameters:
     ///   - sizeLimit: bytes kept after a sweep, at most. Default: 1 GiB.
-    ///   - sweepInterval: time between two sweeps. Default: 30 s.
+    ///   - sweepInterval: time between two sweeps, the first a second after
+    ///     start-up. Default: 30 s; `nil`: only when `sweep()` is called.
+    ///   - accessRecorder: where reads are recorded instead of refreshing
+    ///     the files' dates (a process that may not write the folder).
     public init(
         directory: URL, sizeLimit: Int = 1 << 30, trimRatio: Double = 0.7,
-        sweepInterval: Duration = .seconds(30)
+        sweepInterval: Duration? = .seconds(30), accessRecorder: (any DataCacheAccessRecording)? = nil
     ) throws {
         self.directory = directory.standardizedFileURL
         self.directoryPrefix = self.directory.path.hasSuffix("/") ? self.directory.path : self.directory.path + "/"
         self.sizeLimit = sizeLimit
         self.trimRatio = trimRatio
-        try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
-
-        self.sweepInterval = DataCacheSweep.dispatchInterval(sweepInterval)
-        scheduleSweep(after: .seconds(1))
+        self.accessRecorder = accessRecorder
+        if accessRecorder == nil {
+            try FileManager.default.createDirectory(at: self.directory, withIntermediateDirectories: true)
+        }
+        if let sweepInterval {
+            scheduleSweep(after: .seconds(1), then: DataCacheSweep.dispatchInterval(sweepInterval))
+        }
     }
 
-    /// Sweeps after `delay`, then every `sweepInterval` while the cache is alive.
-    private func scheduleSweep(after delay: DispatchTimeInterval) {
+    /// Sweeps after `delay`, then every `interval` while the cache is alive.
+    private func scheduleSweep(after delay: DispatchTimeInterval, then interval: DispatchTimeInterval) {
         ioQueue.asyncAfter(deadline: .now() + delay) { [weak self] in
             guard let self else { return }
             makeSweep().run()
-            scheduleSweep(after: sweepInterval)
+            scheduleSweep(after: interval, then: interval)
         }
     }
 
@@ -91,9 +102,41 @@ public final class DataCache: DataCaching {
         URL(fileURLWithPath: path(of: Self.filename(for: key) + kind.suffix), isDirectory: false)
     }
 
-    /// The path of the file `filename` in the cache's folder.
+    /// Where `key`'s data is now: its shard path, else its flat name when
+    /// only that exists (a folder not yet migrated), else its shard path.
+    public func fileURL(for key: String) -> URL {
+        let filename = Self.filename(for: key)
+        return URL(fileURLWithPath: existingPath(of: filename) ?? path(of: filename), isDirectory: false)
+    }
+
+    /// The path of the file `filename` in the cache's folder (in its shard).
     private func path(of filename: String) -> String {
+        directoryPrefix + DataCacheLayout.relativePath(of: filename)
+    }
+
+    /// The path `filename` had in the flat layout of earlier releases.
+    private func flatPath(of filename: String) -> String {
         directoryPrefix + filename
+    }
+
+    /// The path of the regular file `filename`, in its shard or under its
+    /// flat name, or `nil`. Looks in the shard once more after the flat
+    /// name, so a move by a concurrent sweep between the two looks is seen.
+    private func existingPath(of filename: String) -> String? {
+        for path in [path(of: filename), flatPath(of: filename), path(of: filename)] {
+            var status = stat()
+            if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { return path }
+        }
+        return nil
+    }
+
+    /// The contents of the file `filename` and its path, in its shard or
+    /// under its flat name (as `existingPath`), or `nil`.
+    private func readFile(_ filename: String) -> (Data, path: String)? {
+        for path in [path(of: filename), flatPath(of: filename), path(of: filename)] {
+            if let data = FileManager.default.contents(atPath: path) { return (data, path) }
+        }
+        return nil
     }
 
     // MARK: Reading
@@ -107,10 +150,9 @@ public final class DataCache: DataCaching {
         case .remove: return nil
         case nil: break
         }
-        let path = path(of: filename)
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        CacheFile.touch(path)
-        return data
+        guard let found = readFile(filename) else { return nil }
+        recordAccess(filename, at: found.path)
+        return found.0
     }
 
     /// The metadata stored beside `key`'s data (HTTP cache mode), or `nil`.
@@ -131,7 +173,7 @@ public final class DataCache: DataCaching {
         switch staging.withLock({ $0.change(for: filename) }) {
         case .add(let data, _): return data
         case .remove: return nil
-        case nil: return FileManager.default.contents(atPath: path(of: filename))
+        case nil: return readFile(filename)?.0
         }
     }
 
@@ -142,7 +184,7 @@ public final class DataCache: DataCaching {
         switch staging.withLock({ $0.change(for: url.lastPathComponent) }) {
         case .add(let data, _): return data
         case .remove: return nil
-        case nil: return FileManager.default.contents(atPath: url.path)
+        case nil: return FileManager.default.contents(atPath: url.path) ?? readFile(url.lastPathComponent)?.0
         }
     }
 
@@ -153,7 +195,9 @@ public final class DataCache: DataCaching {
         case .remove: return nil
         case nil:
             var status = stat()
-            return stat(url.path, &status) == 0 ? Int(status.st_size) : nil
+            if stat(url.path, &status) == 0 { return Int(status.st_size) }
+            guard let path = existingPath(of: url.lastPathComponent), stat(path, &status) == 0 else { return nil }
+            return Int(status.st_size)
         }
     }
 
@@ -172,11 +216,43 @@ public final class DataCache: DataCaching {
         case .remove: return nil
         case nil: break
         }
-        let path = path(of: filename)
         var status = stat()
-        guard stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        CacheFile.touch(path)
+        guard let path = existingPath(of: filename), stat(path, &status) == 0 else { return nil }
+        recordAccess(filename, at: path)
         return Int(status.st_size)
+    }
+
+    // MARK: Accesses
+
+    /// Counts a read of the file `filename` at `path` as an access: refreshes
+    /// its modification date, or records it with the `accessRecorder`.
+    private func recordAccess(_ filename: String, at path: String) {
+        if let accessRecorder {
+            accessRecorder.recordAccess(toEntryNamed: filename)
+        } else {
+            CacheFile.touch(path)
+        }
+    }
+
+    /// Counts a read of the data file at `url` (as `url(for:)` or
+    /// `fileURL(for:)` gave it) made outside the cache, as `warmer serve`
+    /// reads a file it sends, when its date `lastAccess` is older than
+    /// `interval`: a file read often is recorded once per interval, and its
+    /// date (a `Last-Modified`) stays the same in between. Returns whether
+    /// it counted the read.
+    @discardableResult
+    public func recordRead(ofFileAt url: URL, lastAccess: Date, atMostEvery interval: TimeInterval) -> Bool {
+        guard Date().timeIntervalSince(lastAccess) > interval else { return false }
+        recordAccess(url.lastPathComponent, at: url.path)
+        return true
+    }
+
+    /// Applies an access recorded by another process (`DataCacheAccessRecording`):
+    /// refreshes the date of the entry `filename`'s data, wherever it is.
+    /// Does nothing when the entry is gone.
+    public func applyRecordedAccess(toEntryNamed filename: String) {
+        guard DataCacheLayout.shard(of: filename) != nil, let path = existingPath(of: filename) else { return }
+        CacheFile.touch(path)
     }
 
     // MARK: Writing
@@ -255,8 +331,11 @@ public final class DataCache: DataCaching {
         staging.withLock { staging in
             staging.stageRemoveAll(generation: generation)
             ioQueue.async { [directory] in
+                // Markers (the folder's identity) and probes are not entries.
                 let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-                for file in files { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
+                for file in files where !file.hasPrefix(".") || file.hasPrefix(Self.temporaryPrefix) {
+                    try? FileManager.default.removeItem(at: directory.appendingPathComponent(file))
+                }
                 self.staging.withLock { $0.unstageRemoveAll(ifGeneration: generation) }
             }
         }
@@ -283,16 +362,21 @@ public final class DataCache: DataCaching {
         return try await body()
     }
 
-    /// Runs a sweep now and waits for it.
-    public func sweep() {
-        ioQueue.sync { makeSweep().run() }
+    /// Writes what is staged, then sweeps now on the calling thread (which
+    /// it blocks: seconds at a million files on a network share), beside
+    /// writes that go on meanwhile, as the sweeps of other processes do.
+    /// Flat files it meets are moved into their shards.
+    @discardableResult
+    public func sweep() -> DataCacheSweepReport {
+        flush()
+        return makeSweep().run()
     }
 
     /// The total size of the files in the cache, in bytes.
     public var totalSize: Int {
         flush()
         var total = 0
-        DataCacheSweep.forEachEntry(in: directory) { total += $0.size }
+        DataCacheSweep.forEachEntry(in: directory, migrating: false) { total += $0.size }
         return total
     }
 
@@ -339,6 +423,7 @@ public final class DataCache: DataCaching {
                                           creating: directory)
         case .remove:
             unlink(path)  // ENOENT (nothing to remove) is fine
+            unlink(flatPath(of: filename))  // else a sweep would move an old copy back into place
         }
     }
 }

@@ -31,7 +31,7 @@ struct CacheCommand: AsyncParsableCommand {
         func run() async throws {
             let dataCache = try await resolveSettings().makeDataCache(creating: false)
             let key = try CacheCommand.key(for: url, processing)
-            Console.write(dataCache.url(for: key).path + "\n")
+            Console.write(dataCache.fileURL(for: key).path + "\n")
             guard dataCache.containsData(for: key) else { throw WarmerError.notCached(url) }
         }
     }

@@ -54,16 +54,18 @@ struct ServeCommand: AsyncParsableCommand, ConfiguredCommand {
         } catch {
             throw WarmerError.cannotStart("Redis at \(client.url) did not answer within \(settings[Settings.redisWait]) s: \(error)")
         }
+        // The server may not write the cache folder: its reads go to Redis, for the folder's sweeper.
+        let accessRecorder = RedisAccessRecorder(directory: settings.cacheDirectory, client: client, logger: logger)
         let app = WarmerServer(
             settings: server, queues: queues,
             probeClient: RedisClient(url: try settings.redisURL(), name: "redis-probe", timeout: .seconds(2)),
             tails: StreamTails(keepAlive: server.keepAlive, logger: logger) { try settings.makeBlockingClient(name: "redis-events") },
-            cache: try CacheRoutes(settings: settings), logger: logger
+            cache: try CacheRoutes(settings: settings, accessRecorder: accessRecorder), logger: logger
         ).application { channel in
             logger.info("serving", metadata: ["address": "\(channel.localAddress.map { "\($0)" } ?? "?")"])
         }
         let group = ServiceGroup(configuration: .init(
-            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger))
+            services: [accessRecorder, app], gracefulShutdownSignals: [.sigterm, .sigint], cancellationSignals: [], logger: logger))
         try await group.run()
     }
 }

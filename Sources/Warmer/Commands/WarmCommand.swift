@@ -42,7 +42,7 @@ struct WarmCommand: AsyncParsableCommand, ConfiguredCommand {
         MallocArenas.trimPeriodically()
         let list = try URLList(path: file)
         try list.validate()
-        let dataCache = try settings.makeDataCache()
+        let dataCache = try settings.makeDataCache(sweeps: true)
         let pipeline = ImagePipeline(configuration: settings.pipelineConfiguration(
             dataLoader: DataLoader(configuration: settings.loaderConfiguration()), dataCache: dataCache))
         let spec = processing.isGiven ? try processing.spec() : nil

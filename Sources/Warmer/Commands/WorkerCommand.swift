@@ -63,6 +63,7 @@ struct WorkerCommand: AsyncParsableCommand, ConfiguredCommand {
         configuration.concurrency = concurrency
         configuration.gracePeriod = .seconds(settings[Settings.gracePeriod])
         configuration.jobTimeout = settings.jobTimeout
+        configuration.cacheSweepInterval = .milliseconds(Int64(settings[Settings.cacheSweepInterval] * 1000))
         if let httpPort, let registry {
             configuration.http = Worker.HTTPEndpoint(
                 host: settings[Settings.httpHost], port: httpPort, registry: registry,
@@ -72,7 +73,7 @@ struct WorkerCommand: AsyncParsableCommand, ConfiguredCommand {
         let worker = Worker(queue: queue, blockingClient: try settings.makeBlockingClient(),
                             controlClient: try settings.makeBlockingClient(name: "redis-control"),
                             commandsClient: try settings.makeBlockingClient(name: "redis-commands"), pipeline: pipeline,
-                            cacheHealth: cacheHealth, configuration: configuration, logger: logger)
+                            dataCache: dataCache, cacheHealth: cacheHealth, configuration: configuration, logger: logger)
         try await worker.run()
         dataCache.flush() // jobs complete once their files are written; this is for anything else staged
     }

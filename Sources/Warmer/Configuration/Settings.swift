@@ -13,7 +13,7 @@ import Scheduler
 enum Settings {
     /// Every setting, in the order of the table.
     static let all: [any AnySetting] = [
-        config, redisURL, queue, redisWait, cacheDir, cacheSizeLimit, concurrency, gracePeriod,
+        config, redisURL, queue, redisWait, cacheDir, cacheSizeLimit, cacheSweepInterval, concurrency, gracePeriod,
         logFormat, logLevel, httpPort, httpHost,
     ] + pipeline + network + queuePolicy + serve
 
@@ -79,6 +79,11 @@ enum Settings {
         commands: SettingCommand.cacheUsers,
         help: "Disk cache size limit in MiB, kept by a periodic LRU sweep.",
         convert: SettingConversion.wholeNumber(1...Int.max >> 20))
+
+    static let cacheSweepInterval = Setting<Double>(
+        "cache-sweep-interval", kind: .number, default: 30, example: "30", valueName: "seconds", commands: [.worker],
+        help: "Seconds between two sweeps of the disk cache; one worker per cache folder, elected in Redis, sweeps it.",
+        convert: SettingConversion.number(0.05...86_400))
 
     // MARK: Worker
 

@@ -26,6 +26,10 @@ enum WorkerMetrics {
     private static let inFlight = Gauge(label: "warmer_jobs_in_flight")
     private static let freeSlots = Gauge(label: "warmer_job_slots_free")
     private static let finishCalls = Counter(label: "warmer_finish_calls_total")
+    private static let cacheSweeps = Counter(label: "warmer_cache_sweeps_total")
+    private static let cacheEvictions = Counter(label: "warmer_cache_evictions_total")
+    private static let cacheBytes = Gauge(label: "warmer_cache_bytes")
+    private static let cacheFiles = Gauge(label: "warmer_cache_files")
 
     /// Counts a job's end and records how long it ran.
     static func finished(destination: String, outcome: Outcome, code: String, after duration: Duration) {
@@ -41,6 +45,16 @@ enum WorkerMetrics {
         guard let waited = job.timeInQueue else { return }
         Timer(label: "warmer_job_queue_wait_seconds", dimensions: [("destination", knownDestination(job.destination))],
               preferredDisplayUnit: .seconds).record(duration: waited)
+    }
+
+    /// Counts a sweep of the cache folder by this worker (its elected
+    /// sweeper; the other workers sharing the folder count none) and what
+    /// it found: the folder's files and bytes before eviction.
+    static func cacheSwept(files: Int, bytes: Int, evicted: Int) {
+        cacheSweeps.increment()
+        cacheEvictions.increment(by: evicted)
+        cacheFiles.record(files)
+        cacheBytes.record(bytes)
     }
 
     /// Counts one call of the queue's finish script (with

@@ -19,8 +19,9 @@ import ServiceLifecycle
 /// 5. `ControlDocumentApplier`: applies the control documents clients push
 ///    onto the queue's commands list;
 /// 6. the worker's heartbeat record in Redis (`WorkerHeartbeat`);
-/// 7. the HTTP endpoints (`StatusServer`), when asked for;
-/// 8. `JobClaimer`: claims and runs jobs; on shutdown it claims nothing more,
+/// 7. `CacheSweeper`: sweeps the cache folder when elected its sweeper;
+/// 8. the HTTP endpoints (`StatusServer`), when asked for;
+/// 9. `JobClaimer`: claims and runs jobs; on shutdown it claims nothing more,
 ///    lets running jobs finish for up to the grace period and releases
 ///    the rest.
 ///
@@ -35,6 +36,9 @@ struct Worker: Sendable {
         var progressInterval: Duration = .milliseconds(250)
         /// The time limit of a job that has none of its own (`--job-timeout`).
         var jobTimeout: Duration = .seconds(120)
+        /// The time between two sweeps of the cache folder (by the worker
+        /// elected among those sharing it; `--cache-sweep-interval`).
+        var cacheSweepInterval: Duration = .seconds(30)
         /// Where to serve `/metrics`, `/healthz`, `/readyz` and `/v1/queue`; `nil` for no HTTP server.
         var http: HTTPEndpoint?
     }
@@ -56,18 +60,22 @@ struct Worker: Sendable {
     /// Reserved for the commands list's BLMOVE and the control documents' steps.
     let commandsClient: RedisClient
     let pipeline: ImagePipeline
+    /// The pipeline's disk cache, which this worker sweeps when elected.
+    let dataCache: DataCache
     let cacheHealth: CacheFolderHealth
     let configuration: Configuration
     let workerID: String
     let logger: Logger
 
     init(queue: JobQueue, blockingClient: RedisClient, controlClient: RedisClient, commandsClient: RedisClient,
-         pipeline: ImagePipeline, cacheHealth: CacheFolderHealth, configuration: Configuration, logger: Logger) {
+         pipeline: ImagePipeline, dataCache: DataCache, cacheHealth: CacheFolderHealth, configuration: Configuration,
+         logger: Logger) {
         self.queue = queue
         self.blockingClient = blockingClient
         self.controlClient = controlClient
         self.commandsClient = commandsClient
         self.pipeline = pipeline
+        self.dataCache = dataCache
         self.cacheHealth = cacheHealth
         self.configuration = configuration
         self.logger = logger
@@ -113,6 +121,8 @@ struct Worker: Sendable {
             ControlDocumentApplier(queue: queue, blockingClient: commandsClient, state: state,
                                    idleWait: configuration.idleWait, logger: logger),
             makeHeartbeat(running),
+            CacheSweeper(dataCache: dataCache, client: queue.client, workerID: workerID,
+                         interval: configuration.cacheSweepInterval, logger: logger),
         ]
         if let http = configuration.http {
             let sampler = QueueSampler(queue: queue, logger: logger)

@@ -44,10 +44,11 @@ extension Origin {
 }
 
 /// Where `DataCache` keeps `url`'s data under `directory` (docs/cache-layout.md):
-/// the hex SHA-256 of the URL string. Computed without opening a `DataCache`,
-/// whose periodic sweep the test process has no business running.
+/// the hex SHA-256 of the URL string, in its `ab/cd/` shard. Computed without
+/// opening a `DataCache`, whose periodic sweep the test process has no
+/// business running.
 func cachedFile(for url: URL, in directory: URL) -> URL {
-    directory.appendingPathComponent(DataCache.filename(for: url.absoluteString))
+    URL(fileURLWithPath: CacheFolderFiles.shardedPath(url.absoluteString, in: directory))
 }
 
 /// Runs blocking work on a dedicated thread and waits for it without holding

@@ -14,10 +14,10 @@ import WarmerSupport
 /// `FileIdentity` and computed once per version of the file; at most
 /// `capacity` are kept (past that the memo starts afresh).
 ///
-/// Serving an entry is a use: as any read of the cache it refreshes the
-/// file's modification date, the access date the LRU sweep goes by, but at
-/// most once per `touchInterval`, so that `Last-Modified` and the memo's key
-/// stay the same between two answers.
+/// Serving an entry is a use: it is counted as any read of the cache is
+/// (`DataCache.recordRead(ofFileAt:lastAccess:atMostEvery:)`: recorded in
+/// Redis for the folder's sweeper, since the server may not write the
+/// folder), at most once per `touchInterval` per file.
 final class CacheReader: Sendable {
     /// What is remembered about one version of a file.
     private struct Facts: Sendable {
@@ -27,7 +27,8 @@ final class CacheReader: Sendable {
 
     /// The cache folder.
     let dataCache: DataCache
-    /// The least time between two refreshes of a served file's access date.
+    /// The least time between two recorded reads of a served file (unless
+    /// the sweeper refreshed its date meanwhile).
     static let touchInterval: TimeInterval = 3600
     private let capacity: Int
     private let memo = Mutex<[FileIdentity: Facts]>([:])
@@ -40,10 +41,10 @@ final class CacheReader: Sendable {
     /// The entry stored under `key`, opened; `nil` when there is none.
     /// - Throws: when the file exists but cannot be read.
     func entry(for key: String) async throws -> CachedEntry? {
-        let path = dataCache.url(for: key).path
         let dataCache = self.dataCache
         return try await NIOThreadPool.singleton.runIfActive { [self] in
-            if let entry = try openFile(path) { return entry }
+            let url = dataCache.fileURL(for: key)  // its shard, or its flat name in a folder not yet migrated
+            if let entry = try openFile(url) { return entry }
             // A write of this process may still be staged in memory (warm=1).
             guard let data = dataCache.cachedData(for: key) else { return nil }
             return CachedEntry(bytes: .memory(data), size: data.count, modified: Date(),
@@ -51,9 +52,9 @@ final class CacheReader: Sendable {
         }
     }
 
-    /// Opens the file at `path` (blocking); `nil` when there is no such file.
-    private func openFile(_ path: String) throws -> CachedEntry? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// Opens the file at `url` (blocking); `nil` when there is no such file.
+    private func openFile(_ url: URL) throws -> CachedEntry? {
+        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw CachedEntryError(errno: errno)
@@ -63,11 +64,8 @@ final class CacheReader: Sendable {
         var status = stat()
         guard fstat(descriptor, &status) == 0 else { throw CachedEntryError(errno: errno) }
         guard (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-        if Date().timeIntervalSince1970 - TimeInterval(status.st_mtim.tv_sec) > Self.touchInterval,
-           futimens(descriptor, nil) == 0 {
-            guard fstat(descriptor, &status) == 0 else { throw CachedEntryError(errno: errno) }
-        }
         let identity = FileIdentity(status)
+        dataCache.recordRead(ofFileAt: url, lastAccess: identity.modified, atMostEvery: Self.touchInterval)
         let facts: Facts
         if let known = memo.withLock({ $0[identity] }) {
             facts = known

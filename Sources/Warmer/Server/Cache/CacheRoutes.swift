@@ -45,9 +45,10 @@ extension CacheRoutes {
 
     /// The routes over the cache folder and pipeline settings of `warmer
     /// serve` (`--cache-dir`, the pipeline and network settings, `job-timeout`,
-    /// `warm-concurrency`).
-    init(settings: ResolvedSettings) throws {
-        let dataCache = try settings.makeDataCache()
+    /// `warm-concurrency`). Reads are counted through `accessRecorder`
+    /// (in Redis, for the folder's sweeper), else by refreshing the files' dates.
+    init(settings: ResolvedSettings, accessRecorder: (any DataCacheAccessRecording)? = nil) throws {
+        let dataCache = try settings.makeDataCache(accessRecorder: accessRecorder)
         let pipeline = ImagePipeline(configuration: settings.pipelineConfiguration(
             dataLoader: DataLoader(configuration: settings.loaderConfiguration()), dataCache: dataCache))
         let concurrency = settings[Settings.warmConcurrency]
