@@ -5,6 +5,7 @@ extension QueueKeys {
     enum Fixed: String, CaseIterable, Sendable {
         case intake, pendingIntake, queue, delayed, leases, sequence, clock, work, events, control
         case commands, pendingCommands, applyingCommand, dead, batches, config, workers, metrics, metricsSeconds
+        case groups, fairness, groupWeights, groupLimits
 
         /// What follows the queue's prefix (`warmer:{NAME}:`): the wire format's name of the key.
         var suffix: String {
@@ -14,6 +15,8 @@ extension QueueKeys {
             case .pendingCommands: "commands:pending"
             case .applyingCommand: "commands:applying"
             case .metricsSeconds: "metrics:seconds"
+            case .groupWeights: "groups:weights"
+            case .groupLimits: "groups:limits"
             default: rawValue
             }
         }
