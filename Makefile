@@ -8,6 +8,7 @@
 #   make bench-processed   320-px JPEG thumbnails: warmer vs vipsthumbnail, one process per core
 #   make bench-http-cache  --cache-mode http: re-warming a warm corpus (fresh, 304s) vs the first warming
 #   make bench-queue       the Redis queue's own overhead: disk-hit jobs/s, enqueue cost, redis-benchmark
+#   make bench-fairness    fair queueing: a small batch behind a 200,000-URL one (slow origin), claim cost at 10,000 groups
 #   make bench-capacity    capacity figures: 1/2/4 workers against one Redis (jobs/s, Redis CPU, what limits),
 #                          worker CPU per job by image size class, disk and processed (docs/capacity.md)
 #   make bench-scale       cost flat with size: per-job CPU at 10k and 100k jobs, Redis bytes per queued
@@ -24,7 +25,7 @@
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve build release clean
+.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-fairness bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve build release clean
 
 demo:
 	scripts/demo.sh
@@ -59,6 +60,9 @@ bench-http-cache:
 
 bench-queue:
 	bench/queue.sh
+
+bench-fairness:
+	bench/fairness.sh
 
 bench-capacity:
 	bench/capacity.sh

@@ -32,10 +32,13 @@ min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a < b) ? a : b }'; }
 # write $URLS. Sets warmer, URLS, and an EXIT trap that stops the services.
 bench_setup() {
   scripts/bootstrap.sh
-  log "swift build -c release"
-  swift build -c release
-  warmer="$(swift build -c release --show-bin-path)/warmer"
-  if [[ -n ${BENCH_WARMER:-} ]]; then warmer=$(realpath "$BENCH_WARMER"); fi
+  if [[ -n ${BENCH_WARMER:-} ]]; then
+    warmer=$(realpath "$BENCH_WARMER")
+  else
+    log "swift build -c release"
+    swift build -c release
+    warmer="$(swift build -c release --show-bin-path)/warmer"
+  fi
   scripts/make-corpus.sh "$CORPUS" "$COUNT"
   rm -rf "$WORK"
   mkdir -p "$WORK"

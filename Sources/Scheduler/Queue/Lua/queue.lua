@@ -373,12 +373,16 @@ end
 -- scored by its head's score (arrival + band handicap: the band served next
 -- is the one the single queue would serve), and in `groups:band:B` of its
 -- head's band B, scored by its virtual time (the group served next within
--- the band). Every job that enters or leaves the queue goes through
+-- the band; ties go to the oldest head: bandMember). Every job that enters or leaves the queue goes through
 -- queueJobs/unqueueJob/popFairJob, every end of a claimed job through
 -- leaveFlight; nothing else writes these keys.
 local function groupKey(name) return Q.prefix .. 'group:' .. name end
 local function groupQueueKey(name) return Q.prefix .. 'group:' .. name .. ':queue' end
 local function bandGroupsKey(band) return Q.prefix .. 'groups:band:' .. band end
+-- A group's member in its band's set: its head's score, 16 digits, then
+-- its name, so that groups at one virtual time go oldest head first.
+local function bandMember(headScore, name) return string.format('%016.0f', tonumber(headScore)) .. ':' .. name end
+local function memberGroup(member) return string.sub(member, 18) end
 -- The heaviest weight a group may carry (`groupWeights`).
 local MAX_WEIGHT = 1000
 
@@ -394,11 +398,12 @@ end
 
 -- Puts group `name` in line for its current head, or out of line when it
 -- has no queued job or is at its in-flight limit (`groupLimits`); a group
--- with neither queued nor running jobs is forgotten. Its virtual time in
--- the band is max(V, min(head's arrival, band clock)): V (the group's own,
--- advanced by its claims) keeps a busy group behind the others, the clamp
--- to the band's clock lets a newly active group take its turn at once
--- instead of queueing behind older arrivals. A band left with no group in
+-- with neither queued nor running jobs is forgotten. A group getting in
+-- line takes the virtual time max(V, min(head's arrival, band clock)): V
+-- (the group's own, advanced by its claims) keeps a group just served
+-- behind the others, the clamp to the band's clock lets a newly active
+-- group take its turn at once instead of queueing behind older arrivals; a
+-- group staying in line goes on from V. A band left with no group in
 -- line starts its clock again: groups queued meanwhile go by their heads'
 -- arrivals until the band's next claim.
 local function bandLeft(band)
@@ -414,25 +419,26 @@ local function refreshGroup(name)
   if limit and active >= limit then head = nil end
   if head and g[1] == head and g[2] == top[2] then return end
   local inLine = g[1] and g[1] ~= ''
+  if inLine then redis.call('ZREM', bandGroupsKey(g[3]), bandMember(g[2], name)) end
   if not head then
-    if inLine then
-      redis.call('ZREM', K.groups, name)
-      redis.call('ZREM', bandGroupsKey(g[3]), name)
-    end
+    if inLine then redis.call('ZREM', K.groups, name) end
     if not top[1] and active <= 0 then redis.call('DEL', key) else redis.call('HSET', key, 'head', '') end
     return bandLeft(g[3])
   end
   local job = redis.call('HMGET', jobKey(head), 'priority', 'aging')
   local band = BANDS[job[1]] or 2
-  -- (A group staying in line in its band is moved by the ZADDs below.)
-  if inLine and tonumber(g[3]) ~= band then redis.call('ZREM', bandGroupsKey(g[3]), name) end
   local virtual = tonumber(top[2]) - bandOffset(band, tonumber(job[2]) or Q.agingMs)
-  local clock = tonumber(redis.call('HGET', K.fairness, 'clock:' .. band))
-  if clock and clock < virtual then virtual = clock end
   local own = tonumber(g[4])
-  if own and own > virtual then virtual = own end
+  if inLine and own then
+    -- Still in line (its head was claimed or changed): its turn goes on from its own time.
+    virtual = own
+  else
+    local clock = tonumber(redis.call('HGET', K.fairness, 'clock:' .. band))
+    if clock and clock < virtual then virtual = clock end
+    if own and own > virtual then virtual = own end
+  end
   redis.call('ZADD', K.groups, top[2], name)
-  redis.call('ZADD', bandGroupsKey(band), integer(virtual), name)
+  redis.call('ZADD', bandGroupsKey(band), integer(virtual), bandMember(top[2], name))
   redis.call('HSET', key, 'head', head, 'headScore', top[2], 'band', band)
   if inLine and tonumber(g[3]) ~= band then bandLeft(g[3]) end
 end
@@ -476,7 +482,7 @@ local function popFairJob()
     if not first then return nil end
     local band = redis.call('HGET', groupKey(first), 'band')
     local pick = redis.call('ZRANGE', bandGroupsKey(band), 0, 0, 'WITHSCORES')
-    local name, virtual = pick[1], tonumber(pick[2])
+    local name, virtual = pick[1] and memberGroup(pick[1]), tonumber(pick[2])
     if not name then
       -- (Only keys edited by hand get here: the group is put back in line.)
       redis.call('HSET', groupKey(first), 'head', 'x')
