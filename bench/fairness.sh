@@ -13,8 +13,8 @@
 #   BENCH_WARMER=.build/debug/warmer        (a built binary: skips the release build)
 #
 # 1. Starvation. A slow origin (nginx's /slow/: 100 KB/s a connection, so
-#    a job of the smallest corpus file takes a fraction of a second, like a
-#    far origin). The small batch alone: one worker, BENCH_FAIR_SMALL URLs,
+#    a job of the corpus' median file takes about 1.5 s, like a far
+#    origin). The small batch alone: one worker, BENCH_FAIR_SMALL URLs,
 #    its span createdAt -> finishedAt (Redis clock). Then behind a big one:
 #    BENCH_FAIR_BIG URLs enqueued first (same priority, distinct URLs), the
 #    worker started, and BENCH_FAIR_DELAY s later the small batch; its span,
@@ -42,7 +42,9 @@ PARALLEL=${BENCH_FAIR_CONCURRENCY:-32}
 
 bench_setup
 SMALLEST=$(corpus_file_by_size 1)
-SLOW_BASE="$ORIGIN_URL/slow/$(basename "$SMALLEST")"
+# A file of the corpus' median size: at 100 KB/s about a second and a half a job.
+MEDIAN=$(corpus_file_by_size $((COUNT / 2)))
+SLOW_BASE="$ORIGIN_URL/slow/$(basename "$MEDIAN")"
 
 # slow_urls FILE COUNT LABEL: COUNT distinct slow URLs.
 slow_urls() {
