@@ -136,10 +136,15 @@ for run in 1 2 3; do
   warmer_start "many-$run" "$CACHE"
   pause_queue "$worker_queue"
   # One intake document per group, its share of the URLs, pushed in one pipe.
-  awk -v groups="$GROUPS_N" -v q="warmer:{$worker_queue}:intake" '
+  # (RESP, which redis-cli --pipe sends as it is: the JSON's quotes need no escaping.)
+  LC_ALL=C awk -v groups="$GROUPS_N" -v q="warmer:{$worker_queue}:intake" '
     { g = (NR - 1) % groups; urls[g] = urls[g] (urls[g] == "" ? "" : ",") "\"" $0 "\"" }
-    END { for (g = 0; g < groups; g++) printf "RPUSH %s {\"v\":1,\"batch\":\"g-%d\",\"urls\":[%s]}\n", q, g, urls[g] }' \
-    "$JOB_URLS" | rcli --pipe >/dev/null
+    END {
+      for (g = 0; g < groups; g++) {
+        doc = sprintf("{\"v\":1,\"batch\":\"g-%d\",\"urls\":[%s]}", g, urls[g])
+        printf "*3\r\n$5\r\nRPUSH\r\n$%d\r\n%s\r\n$%d\r\n%s\r\n", length(q), q, length(doc), doc
+      }
+    }' "$JOB_URLS" | rcli --pipe >/dev/null
   rcli rpush "warmer:{$worker_queue}:intake" wake >/dev/null
   deadline=$((SECONDS + WATCH_TIMEOUT))
   until (($(rcli zcard "warmer:{$worker_queue}:queue") == JOBS)); do
