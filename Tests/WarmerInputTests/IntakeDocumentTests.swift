@@ -8,11 +8,12 @@ import WarmerInput
     @Test func readsEveryField() throws {
         let document = try IntakeDocument(parsing: #"""
             {"v":1,"batch":"b-1.x_y","urls":["https://a.example/1.jpg","https://a.example/2.jpg"],"priority":"veryHigh",
-             "destination":"processed","processing":"thumbnail=64","total":3e0,"timeout":30.0}
+             "group":"tenant-a","destination":"processed","processing":"thumbnail=64","total":3e0,"timeout":30.0}
             """#)
         #expect(document.urls == ["https://a.example/1.jpg", "https://a.example/2.jpg"])
         #expect(document.batch == "b-1.x_y" && document.priority == "veryHigh" && document.destination == "processed")
         #expect(document.processing == "thumbnail=64" && document.total == 3 && document.timeout == 30)
+        #expect(document.group == "tenant-a")
     }
 
     @Test func optionalFieldsMayBeLeftOut() throws {
@@ -31,6 +32,8 @@ import WarmerInput
         (#"{"v":1,"urls":["a",7]}"#, "invalid_document", "urls[1] is not a URL string"),
         (#"{"v":1,"urls":["a"],"batch":null}"#, "invalid_document", #""batch" must be 1-128 characters from letters, digits, . _ -"#),
         (#"{"v":1,"urls":["a"],"priority":"urgent"}"#, "invalid_document", #"unknown "priority""#),
+        (#"{"v":1,"urls":["a"],"group":"a b"}"#, "invalid_document", #""group" must be 1-128 characters from letters, digits, . _ -"#),
+        (#"{"v":1,"urls":["a"],"group":""}"#, "invalid_document", #""group" must be 1-128 characters from letters, digits, . _ -"#),
         (#"{"v":1,"urls":["a"],"destination":"cdn"}"#, "invalid_document", #""destination" must be "disk" or "processed""#),
         (#"{"v":1,"urls":["a"],"processing":5}"#, "invalid_document", #""processing" must be a string"#),
         (#"{"v":1,"urls":["a"],"processing":"thumbnail=64"}"#, "invalid_document",

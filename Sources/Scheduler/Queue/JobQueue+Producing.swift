@@ -14,6 +14,9 @@ extension JobQueue {
     ///
     /// - Parameters:
     ///   - batchID: a batch to create or append to; a new random id when `nil`.
+    ///   - group: the group the new jobs are queued in (a tenant, a service),
+    ///     served round-robin with the other groups of their priority;
+    ///     `nil` for the batch's own. Same characters as a batch id.
     ///   - timeout: the jobs' time limit, whole seconds in `timeoutRange`
     ///     (the intake document's `timeout`); `nil` for each worker's own
     ///     (`--job-timeout`). A URL that joins a live job does not change it.
@@ -22,13 +25,15 @@ extension JobQueue {
     ///   broken connection (`RedisError.connection`) — maybe the first chunk.
     public func enqueue(
         urls: [String], priority: JobPriority = .normal, destination: JobDestination = .disk,
-        processing: String = "", batchID: String? = nil, timeout: Duration? = nil
+        processing: String = "", batchID: String? = nil, timeout: Duration? = nil, group: String? = nil
     ) async throws(SchedulerError) -> String {
         guard !urls.isEmpty else { throw .emptyBatch }
         let batch = batchID ?? Self.makeBatchID()
         guard Self.isValidBatchID(batch) else { throw .invalidBatchID(batch) }
+        if let group, !Self.isValidBatchID(group) { throw .invalidGroup(group) }
         var limit = [""]
         if let timeout { limit = [String(try Self.timeoutSeconds(timeout))] }
+        limit.append(group ?? "")
         let header = [batch, priority.rawValue, destination.rawValue, processing]
         let size = max(1, configuration.enqueueChunkSize)
         let first = min(size, urls.count)

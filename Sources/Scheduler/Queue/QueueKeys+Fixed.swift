@@ -6,6 +6,7 @@ extension QueueKeys {
         case intake, pendingIntake, queue, delayed, leases, sequence, clock, work, events, control
         case commands, pendingCommands, applyingCommand, dead, batches, config, workers, metrics, metricsSeconds
         case rateGlobal
+        case groups, fairness, groupWeights, groupLimits
 
         /// What follows the queue's prefix (`warmer:{NAME}:`): the wire format's name of the key.
         var suffix: String {
@@ -16,6 +17,8 @@ extension QueueKeys {
             case .applyingCommand: "commands:applying"
             case .metricsSeconds: "metrics:seconds"
             case .rateGlobal: "rate:global"
+            case .groupWeights: "groups:weights"
+            case .groupLimits: "groups:limits"
             default: rawValue
             }
         }

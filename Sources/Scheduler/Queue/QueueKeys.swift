@@ -66,6 +66,14 @@ public struct QueueKeys: Sendable, Hashable {
     public var metricsSeconds: String { self[.metricsSeconds] }
     /// String holding the fleet's global rate limit's theoretical arrival time (µs since the epoch, GCRA).
     public var rateGlobal: String { self[.rateGlobal] }
+    /// Sorted set of the groups in line for a claim, scored by their head job's score (fair queueing).
+    public var groups: String { self[.groups] }
+    /// Hash of the fair queueing's state: each band's virtual clock (`clock:B`), the jobs in group queues (`queued`).
+    public var fairness: String { self[.fairness] }
+    /// Hash from a group's name to its weight (1–1,000; absent: 1), set by operators.
+    public var groupWeights: String { self[.groupWeights] }
+    /// Hash from a group's name to the most of its jobs running at once, fleet-wide (absent: no limit).
+    public var groupLimits: String { self[.groupLimits] }
 
     /// The key `fixed` of this queue.
     subscript(fixed: Fixed) -> String { prefix + fixed.suffix }
@@ -82,6 +90,12 @@ public struct QueueKeys: Sendable, Hashable {
     public func batchFailures(_ id: String) -> String { prefix + "batch:" + id + ":failures" }
     /// String holding `host`'s fleet rate limit's theoretical arrival time (µs since the epoch, GCRA).
     public func rateHost(_ host: String) -> String { prefix + "rate:host:" + host }
+    /// Hash holding group `name`'s fair-queueing state (`v`, `credit`, `active`, `head`, `headScore`, `band`).
+    public func group(_ name: String) -> String { prefix + "group:" + name }
+    /// Sorted set of group `name`'s queued job ids, scored as in `queue`.
+    public func groupQueue(_ name: String) -> String { prefix + "group:" + name + ":queue" }
+    /// Sorted set of the groups in line whose head job is of priority band `band` (0 veryHigh … 4 veryLow), scored by virtual time.
+    public func bandGroups(_ band: Int) -> String { prefix + "groups:band:\(band)" }
     /// Hash holding worker `id`'s heartbeat record.
     public func worker(_ id: String) -> String { prefix + "worker:" + id }
 }

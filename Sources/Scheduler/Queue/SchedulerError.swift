@@ -6,6 +6,8 @@ public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidQueueName(String)
     /// A batch id has characters outside `A–Z a–z 0–9 . _ -` or is too long.
     case invalidBatchID(String)
+    /// A group name (or a group's weight or limit) outside what `JobQueue.setGroup` and `enqueue` take.
+    case invalidGroup(String)
     /// The job's lease expired and another worker took it over; this worker may not finish it.
     case leaseLost(jobID: String)
     /// No such batch (never created, or expired after its retention).
@@ -52,6 +54,7 @@ public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .invalidQueueName(let name): "Invalid queue name '\(name)': use 1-64 characters from A-Z a-z 0-9 . _ -"
         case .invalidBatchID(let id): "Invalid batch id '\(id)': use 1-128 characters from A-Z a-z 0-9 . _ -"
+        case .invalidGroup(let name): "Invalid group '\(name)': use 1-128 characters from A-Z a-z 0-9 . _ -, a weight of 1-1000 and a limit of 0 or more"
         case .leaseLost(let id): "Lost the lease of job \(id): another worker owns it now"
         case .batchNotFound(let id): "No batch '\(id)' in this queue"
         case .emptyBatch: "A batch needs at least one URL"

@@ -25,6 +25,9 @@ struct EnqueueCommand: AsyncParsableCommand, ConfiguredCommand {
     @Option(help: ArgumentHelp("Batch id to create or append to (default: a new random id).", valueName: "id"))
     var batch: String?
 
+    @Option(help: ArgumentHelp("Group to queue the batch's jobs in (a tenant or a service; an intake document's \"group\"): the groups of one priority are served round-robin. Default: the batch is a group of its own.", valueName: "name"))
+    var group: String?
+
     @Option(name: Settings.aging.info.argumentName, help: Settings.aging.info.argumentHelp)
     var aging: String?
 
@@ -37,6 +40,9 @@ struct EnqueueCommand: AsyncParsableCommand, ConfiguredCommand {
     func validate() throws {
         if let batch, !JobQueue.isValidBatchID(batch) {
             throw ValidationError("--batch must be 1-128 characters from A-Z a-z 0-9 . _ -")
+        }
+        if let group, !JobQueue.isValidBatchID(group) {
+            throw ValidationError("--group must be 1-128 characters from A-Z a-z 0-9 . _ -")
         }
         if let timeout, !JobQueue.timeoutRange.contains(timeout) {
             throw ValidationError("--timeout must be \(JobQueue.timeoutRange.lowerBound)-\(JobQueue.timeoutRange.upperBound) seconds")
@@ -64,7 +70,7 @@ struct EnqueueCommand: AsyncParsableCommand, ConfiguredCommand {
         let batchID = batch ?? JobQueue.makeBatchID()
         let id = try await settings.redisPatience.run(idempotent: false) { () async throws(SchedulerError) in 
             try await queue.enqueue(urls: list.urls, priority: priority, destination: destination,
-                                    processing: spec, batchID: batchID, timeout: timeout.map { .seconds($0) })
+                                    processing: spec, batchID: batchID, timeout: timeout.map { .seconds($0) }, group: group)
         }
         Console.write(id + "\n")
     }

@@ -7,7 +7,7 @@ extension Settings {
 
     /// Each command's per-invocation flags, without their dashes.
     static let perInvocationFlags: [SettingCommand: [String]] = [
-        .enqueue: ["priority", "destination", "batch", "timeout"] + processingFlags,
+        .enqueue: ["priority", "destination", "batch", "group", "timeout"] + processingFlags,
         .watch: ["batch", "json"],
         .status: ["failures", "limit", "throughput", "seconds", "job"],
         .batches: ["limit", "before", "json"],

@@ -23,6 +23,10 @@ public struct IntakeDocument: Sendable, Hashable {
     public var batch: String?
     /// `veryLow`, `low`, `normal`, `high` or `veryHigh`; `nil` for `normal`.
     public var priority: String?
+    /// The group the batch's new jobs are queued in (a tenant, a service:
+    /// groups of one priority are served round-robin), with the rule of
+    /// `batch`; `nil`: the batch is a group of its own.
+    public var group: String?
     /// `disk` or `processed`; `nil` for `disk`.
     public var destination: String?
     /// The processing spec, at most 1,024 bytes (parsed by the worker, not here).
@@ -97,6 +101,12 @@ public struct IntakeDocument: Sendable, Hashable {
                 throw .invalid(#"unknown "priority""#)
             }
             document.priority = String(decoding: name, as: UTF8.self)
+        }
+        if let group = value.field("group") {
+            guard case .string(let name) = group, !name.isEmpty, name.count <= maxBatchLength, name.allSatisfy(isBatchIDByte) else {
+                throw .invalid(#""group" must be 1-128 characters from letters, digits, . _ -"#)
+            }
+            document.group = String(decoding: name, as: UTF8.self)
         }
         if let destination = value.field("destination") {
             guard case .string(let name) = destination, name == Array("disk".utf8) || name == Array("processed".utf8) else {

@@ -9,8 +9,8 @@ import Testing
 @Suite("Producing scripts")
 struct ProducingScriptTests {
     /// enqueue.lua's arguments before the URLs.
-    private func header(batch: String = "b", priority: String = "normal", total: String, timeout: String = "") -> [String] {
-        [batch, priority, "disk", "", total, timeout]
+    private func header(batch: String = "b", priority: String = "normal", total: String, timeout: String = "", group: String = "") -> [String] {
+        [batch, priority, "disk", "", total, timeout, group]
     }
 
     @Test func enqueueAddsNewJobsAndJoinsARunningJobDoingTheSameWork() async throws {
@@ -68,8 +68,9 @@ struct ProducingScriptTests {
     }
 
     @Test(arguments: [
-        ["b", "urgent", "disk", "", "1", ""], ["b", "normal", "memory", "", "1", ""],
-        ["b", "normal", "disk", "", "-1", ""], ["b", "normal", "disk", "", "1", "86401"],
+        ["b", "urgent", "disk", "", "1", "", ""], ["b", "normal", "memory", "", "1", "", ""],
+        ["b", "normal", "disk", "", "-1", "", ""], ["b", "normal", "disk", "", "1", "86401", ""],
+        ["b", "normal", "disk", "", "1", "", "a:b"],
     ])
     func enqueueRefusesArgumentsItNeverGetsBeforeWritingAnything(arguments: [String]) async throws {
         let h = try QueueScriptHarness()

@@ -89,7 +89,7 @@ local function prioritizeJobs(batch, priority, ids, at)
       if wanted ~= job.priority then
         local score = rescored(job, wanted)
         redis.call('HSET', jobKey(id), 'priority', wanted, 'score', score)
-        if job.state == 'queued' then redis.call('ZADD', K.queue, 'XX', score, id) end
+        if job.state == 'queued' then queueJob(id, score, groupOf(job)) end
         if job.state == 'active' then
           xadd(K.control, 10000, { 'v', '1', 'type', 'priority', 'job', id, 'priority', wanted, 'ts', integer(at) })
         end
@@ -141,7 +141,7 @@ local function retryDeadLetters(ids, at)
         redis.call('HDEL', key, 'error', 'message', 'finishedAt', 'worker', 'lease')
         redis.call('PERSIST', key)
         redis.call('HSETNX', K.work, workField(job), id)
-        redis.call('ZADD', K.queue, score, id)
+        queueJob(id, score, groupOf(job))
       end
     end
   end

@@ -3,7 +3,7 @@
 --
 -- @include work
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches config metrics metricsSeconds
+-- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits
 --
 -- ARGV, after the queue context (queue.lua):
 --   worker     the worker's id
@@ -54,6 +54,7 @@ local function finishOne(tally, at, id, token, state, source, bytes, code, messa
     local key = jobKey(id)
     redis.call('ZREM', K.leases, id)
     redis.call('HDEL', key, 'lease', 'worker')
+    leaveFlight(job)
     redis.call('HSET', key, 'state', 'delayed', 'error', code, 'message', message)
     redis.call('ZADD', K.delayed, at + tonumber(delay), id)
     local fields = append(jobEvent(job, 'delayed', at, worker),

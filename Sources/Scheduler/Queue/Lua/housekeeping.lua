@@ -19,10 +19,10 @@ local function promoteDelayed(at, limit)
   local due = redis.call('ZRANGEBYSCORE', K.delayed, '-inf', at, 'LIMIT', 0, limit)
   for _, id in ipairs(due) do
     redis.call('ZREM', K.delayed, id)
-    local score = redis.call('HGET', jobKey(id), 'score')
-    if score then
+    local job = readJob(id)
+    if job and job.score then
       redis.call('HSET', jobKey(id), 'state', 'queued')
-      redis.call('ZADD', K.queue, score, id)
+      queueJob(id, job.score, groupOf(job))
     end
   end
 end
@@ -52,7 +52,8 @@ local function sweepLeases(at, limit)
       else
         redis.call('HSET', jobKey(id), 'state', 'queued')
         redis.call('HDEL', jobKey(id), 'lease', 'worker')
-        redis.call('ZADD', K.queue, job.score, id)
+        leaveFlight(job)
+        queueJob(id, job.score, groupOf(job))
         local fields = append(jobEvent(job, 'stalled', at, job.worker), { 'stalls', tostring(stalls) })
         for _, batch in ipairs(job.batches) do emit(batch, fields) end
       end

@@ -28,6 +28,9 @@ local function documentProblem(d)
     return '"batch" must be 1-128 characters from letters, digits, . _ -'
   end
   if d.priority ~= nil and not BANDS[d.priority] then return 'unknown "priority"' end
+  if d.group ~= nil and not isGroupName(d.group) then
+    return '"group" must be 1-128 characters from letters, digits, . _ -'
+  end
   if d.destination ~= nil and d.destination ~= 'disk' and d.destination ~= 'processed' then
     return '"destination" must be "disk" or "processed"'
   end
@@ -89,7 +92,7 @@ local function acceptDocument(d, batch, received, at)
     redis.call('HSET', batchKey(batch), 'received', integer(received))
   end
   return addJobsInSlices(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', d.urls, addToTotal,
-    d.timeout and integer(d.timeout) or '', at)
+    d.timeout and integer(d.timeout) or '', at, d.group)
 end
 
 -- Turns one intake document into jobs, or dead-letters it with its reason.

@@ -8,6 +8,12 @@ local MAX_TOTAL = 9007199254740991
 -- The longest job time limit a document may ask for: a day, in seconds.
 local MAX_TIMEOUT = 86400
 
+-- Whether `value` is a group name: 1-128 characters from letters, digits, . _ -
+-- (the rule of batch ids).
+local function isGroupName(value)
+  return type(value) == 'string' and #value <= 128 and string.match(value, '^[%w%._%-]+$') ~= nil
+end
+
 -- Whether `value` is a number holding an integer from `low` to `high`.
 local function isInteger(value, low, high)
   return type(value) == 'number' and value >= low and value <= high and value == math.floor(value)
@@ -18,12 +24,15 @@ end
 -- job counts in this batch too and takes this batch's priority if higher.
 -- `addToTotal` grows the batch's total (a chunked enqueue passes the whole
 -- count with its first chunk and 0 after, so the batch never completes early).
--- `timeout` is the new jobs' time limit in seconds ('' for the worker's).
+-- `timeout` is the new jobs' time limit in seconds ('' for the worker's);
+-- `group` the group the new jobs are queued in ('' for the batch's own:
+-- see queueJobs in queue.lua).
 -- Callers validate every argument first: nothing here may fail half-way.
 -- Publishes `started` in `batch` for each running job it joins, and
 -- `priority` on the control stream for each running job it makes more urgent.
 -- Returns the number of new jobs.
-local function addJobs(batch, priority, destination, processing, urls, addToTotal, timeout, at)
+local function addJobs(batch, priority, destination, processing, urls, addToTotal, timeout, at, group)
+  if not group or group == '' then group = batch end
   local key = batchKey(batch)
   if redis.call('HSETNX', key, 'createdAt', integer(at)) == 1 then
     redis.call('HSET', key, 'id', batch, 'priority', priority, 'destination', destination,
@@ -56,7 +65,7 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
       local score = integer(base + offset)
       -- (String arguments only: Redis formats a Lua number with printf.)
       local fields = { 'url', url, batchField, '1', 'priority', priority, 'destination', destination,
-        'state', 'queued', 'aging', aging, 'score', score, 'enqueuedAt', enqueuedAt }
+        'state', 'queued', 'aging', aging, 'score', score, 'enqueuedAt', enqueuedAt, 'group', group }
       if processing ~= '' then append(fields, { 'processing', processing }) end
       if timeout ~= '' then append(fields, { 'timeout', timeout }) end
       redis.call('HSET', jobKey(id), unpack(fields))
@@ -68,7 +77,7 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
       local jkey = jobKey(existing)
       local joins = redis.call('HINCRBY', jkey, batchField, 1) == 1
       members[#members + 1] = existing
-      local current = redis.call('HMGET', jkey, 'priority', 'state', 'score', 'aging', 'attempts', 'worker')
+      local current = redis.call('HMGET', jkey, 'priority', 'state', 'score', 'aging', 'attempts', 'worker', 'group')
       if joins and current[2] == 'active' then
         -- The job already runs: this batch gets its `started` too.
         local job = { id = existing, url = url, attempts = current[5] }
@@ -77,7 +86,7 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
       if (BANDS[current[1]] or 2) > band then
         local score = rescored({ priority = current[1], score = current[3], aging = current[4] }, priority)
         redis.call('HSET', jkey, 'priority', priority, 'score', score)
-        if current[2] == 'queued' then redis.call('ZADD', K.queue, 'XX', score, existing) end
+        if current[2] == 'queued' then queueJob(existing, score, current[7] or groupOf(readJob(existing))) end
         if current[2] == 'active' then
           xadd(K.control, 10000, { 'v', '1', 'type', 'priority', 'job', existing, 'priority', priority, 'ts', enqueuedAt })
         end
@@ -85,7 +94,7 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
     end
   end
   -- Many members per command, in slices that stay well inside Lua's stack.
-  for i = 1, #scored, 1000 do redis.call('ZADD', K.queue, unpack(scored, i, math.min(i + 999, #scored))) end
+  queueJobs(group, scored)
   for i = 1, #members, 1000 do redis.call('SADD', jobsKey, unpack(members, i, math.min(i + 999, #members))) end
   redis.call('SET', K.clock, integer(base))
   wakeIdleWorkers()

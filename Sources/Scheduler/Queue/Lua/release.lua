@@ -4,7 +4,7 @@
 --
 -- @include queue
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake work events dead batches metrics metricsSeconds
+-- @keys queue delayed leases intake work events dead batches metrics metricsSeconds groups fairness groupWeights groupLimits
 --
 -- ARGV, after the queue context (queue.lua):
 --   id     the job's id
@@ -27,6 +27,7 @@ redis.call('ZREM', K.leases, id)
 redis.call('HDEL', key, 'lease', 'worker')
 redis.call('HSET', key, 'state', 'queued')
 redis.call('HINCRBY', key, 'attempts', -1)
-redis.call('ZADD', K.queue, job.score, id)
+leaveFlight(job)
+queueJob(id, job.score, groupOf(job))
 wakeIdleWorkers()
 return 1

@@ -8,11 +8,13 @@
 -- holds Redis for a few milliseconds.
 local SLICE_URLS = 250
 
--- Stages `urls[from..]` for `batch`, to become jobs a slice at a time.
-local function stageURLs(batch, destination, processing, timeout, urls, from)
+-- Stages `urls[from..]` for `batch` (queued in `group`), to become jobs a
+-- slice at a time.
+local function stageURLs(batch, destination, processing, timeout, group, urls, from)
   local id = tostring(redis.call('INCR', K.sequence))
   local key = stagingKey(id)
-  redis.call('HSET', key, 'batch', batch, 'destination', destination, 'processing', processing, 'timeout', timeout)
+  redis.call('HSET', key, 'batch', batch, 'destination', destination, 'processing', processing, 'timeout', timeout,
+    'group', group or '')
   for i = from, #urls, 1000 do redis.call('RPUSH', key .. ':urls', unpack(urls, i, math.min(i + 999, #urls))) end
   redis.call('RPUSH', STAGING, id)
   redis.call('INCRBY', STAGED, #urls - from + 1)
@@ -21,12 +23,13 @@ end
 -- Adds `urls` to `batch` as jobs (addJobs, which counts `addToTotal` in the
 -- batch's total), the first SLICE_URLS at once and the rest staged. Returns
 -- the number of new jobs made now, and how many URLs were staged.
-local function addJobsInSlices(batch, priority, destination, processing, urls, addToTotal, timeout, at)
+local function addJobsInSlices(batch, priority, destination, processing, urls, addToTotal, timeout, at, group)
   if #urls <= SLICE_URLS then
-    return addJobs(batch, priority, destination, processing, urls, addToTotal, timeout, at), 0
+    return addJobs(batch, priority, destination, processing, urls, addToTotal, timeout, at, group), 0
   end
-  local made = addJobs(batch, priority, destination, processing, { unpack(urls, 1, SLICE_URLS) }, addToTotal, timeout, at)
-  stageURLs(batch, destination, processing, timeout, urls, SLICE_URLS + 1)
+  local first = { unpack(urls, 1, SLICE_URLS) }
+  local made = addJobs(batch, priority, destination, processing, first, addToTotal, timeout, at, group)
+  stageURLs(batch, destination, processing, timeout, group, urls, SLICE_URLS + 1)
   return made, #urls - SLICE_URLS
 end
 
@@ -36,12 +39,12 @@ local function expandStagedSlice(at)
   local id = redis.call('LINDEX', STAGING, 0)
   if not id then return false end
   local key = stagingKey(id)
-  local s = redis.call('HMGET', key, 'batch', 'destination', 'processing', 'timeout')
+  local s = redis.call('HMGET', key, 'batch', 'destination', 'processing', 'timeout', 'group')
   local urls = redis.call('LPOP', key .. ':urls', SLICE_URLS)
   if urls and s[1] then
     redis.call('DECRBY', STAGED, #urls)
     local priority = redis.call('HGET', batchKey(s[1]), 'priority') or 'normal'
-    addJobs(s[1], priority, s[2] or 'disk', s[3] or '', urls, 0, s[4] or '', at)
+    addJobs(s[1], priority, s[2] or 'disk', s[3] or '', urls, 0, s[4] or '', at, s[5] or '')
   end
   if redis.call('EXISTS', key .. ':urls') == 0 then
     redis.call('DEL', key)

@@ -5,7 +5,7 @@
 -- whole, counted whole in its batch's total (so the batch cannot complete
 -- early), and its first slice becomes jobs at once; the rest is staged:
 --   intake:staging             list of staged document ids, oldest first
---   intake:staging:<id>        hash: batch, destination, processing, timeout
+--   intake:staging:<id>        hash: batch, destination, processing, timeout, group
 --   intake:staging:<id>:urls   list of its URLs not yet jobs, in order
 --   intake:staged              how many URLs are staged in all
 -- Each claim then turns the next SLICE_URLS staged URLs into jobs before it

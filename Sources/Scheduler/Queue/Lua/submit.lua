@@ -4,7 +4,7 @@
 --
 -- @include intake
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches metrics metricsSeconds
+-- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches metrics metricsSeconds groups fairness groupWeights groupLimits
 --
 -- ARGV, after the queue context (queue.lua):
 --   document  the intake document, as sent

@@ -8,8 +8,9 @@ local function isPaused()
   return redis.call('HGET', K.config, 'paused') == '1'
 end
 
--- Claims up to `count` jobs for `worker`, highest score first, after the
--- housekeeping above; a paused queue hands out none. Each claimed job gets a
+-- Claims up to `count` jobs for `worker` in the fair order (by priority and
+-- aging, then round-robin across groups: popFairJob), after
+-- the housekeeping above; a paused queue hands out none. Each claimed job gets a
 -- lease token (worker + claim number) and deadline, and a `started` event in
 -- each of its batches. Returns [id, url, priority, destination, processing,
 -- attempt, token, batches (comma-separated), timeout (seconds, '' for the
@@ -21,18 +22,19 @@ local function claimJobs(count, worker, at)
   takeIntake(at)
   local claimed = {}
   if count < 1 or isPaused() then return claimed end
-  local popped = redis.call('ZPOPMIN', K.queue, count)
+  adoptUngrouped(100)
   local atText = integer(at)
   local deadline = integer(at + Q.leaseMs)
   local leases = {}
-  for i = 1, #popped, 2 do
-    local id = popped[i]
+  for _ = 1, count do
+    local id, group = popFairJob()
+    if not id then break end
     local job = readJob(id)
     if job then
       job.attempts = tostring((tonumber(job.attempts) or 0) + 1)
       local token = worker .. '/' .. ((tonumber(job.claims) or 0) + 1)
       redis.call('HSET', jobKey(id), 'attempts', job.attempts, 'claims', (tonumber(job.claims) or 0) + 1,
-        'state', 'active', 'worker', worker, 'lease', token, 'claimedAt', atText)
+        'state', 'active', 'worker', worker, 'lease', token, 'claimedAt', atText, 'flight', group)
       leases[#leases + 1] = deadline
       leases[#leases + 1] = id
       local fields = jobEvent(job, 'started', at, worker)
@@ -43,6 +45,6 @@ local function claimJobs(count, worker, at)
     end
   end
   withMembers('ZADD', K.leases, leases)
-  if #popped > 0 and redis.call('ZCARD', K.queue) > 0 then wakeIdleWorkers() end
+  if #claimed > 0 and redis.call('EXISTS', K.groups) == 1 then wakeIdleWorkers() end
   return claimed
 end

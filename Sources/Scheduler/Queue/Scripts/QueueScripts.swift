@@ -24,6 +24,8 @@ enum QueueScripts {
     static let retryDead = QueueScript(LuaFile("dead-retry", PackageResources.dead_retry_lua))
     /// Deletes dead letters (dead-purge.lua).
     static let purgeDead = QueueScript(LuaFile("dead-purge", PackageResources.dead_purge_lua))
+    /// Sets a group's weight and in-flight limit (group.lua).
+    static let group = QueueScript(LuaFile("group", PackageResources.group_lua))
     /// Applies one step of the control documents (control-document.lua).
     static let controlDocument = QueueScript(LuaFile("control-document", PackageResources.control_document_lua))
     /// Reserves a download's start under the fleet's rate limits (rate-permit.lua).
@@ -32,6 +34,6 @@ enum QueueScripts {
     /// Every transition.
     static var all: [QueueScript] {
         [enqueue, submit, claim, finish, release, renew, publishWhileLeased, cancel, priority, retryDead, purgeDead, controlDocument,
-         ratePermit]
+         ratePermit, group]
     }
 }
