@@ -86,4 +86,16 @@ struct IntakeSliceTests {
         #expect(jobs.count == 500)
         #expect(jobs.allSatisfy { $0.priority == "high" }, "\(Set(jobs.map(\.priority)))")
     }
+
+    @Test func theSlicesOfADocumentQueueTheirJobsInTheDocumentsGroup() async throws {
+        let queue = try makeQueue()
+        try await queue.pause()
+        try await push(600, batch: "grouped", to: queue, extra: #","group":"tenant-a""#)
+        for _ in 0..<3 { _ = try await queue.claim(upTo: 1, worker: "w") }
+        #expect(try await queue.statistics().staged == 0)
+        // Every job, the staged slices' too, is in the document's group, not its batch's
+        let members = try await queue.client.send(["ZCARD", queue.keys.groupQueue("tenant-a")]).integer
+        #expect(members == 600)
+        #expect(try await queue.client.send(["EXISTS", queue.keys.groupQueue("grouped")]).integer == 0)
+    }
 }
