@@ -39,9 +39,11 @@ reset_measures() { cli SLOWLOG RESET >/dev/null; cli LATENCY RESET >/dev/null; }
 # (bench/slowlog.py; BENCH_INTAKE_TOP=N also lists the N longest).
 report() {
   local longest over entries latency
+  # First the latency monitor (reading the slow log is a long command of its own).
+  # LATENCY LATEST: event, time, latest ms, max ms — each event's max, by name.
+  latency=$(cli LATENCY LATEST | awk 'NR % 4 == 1 { e = $1 } NR % 4 == 0 { printf "%s%s=%s", sep, e, $1; sep = "," }')
   read -r longest over entries < <(bench/slowlog.py "$REDIS_PORT" --top "${BENCH_INTAKE_TOP:-0}")
-  latency=$(cli LATENCY LATEST | awk 'NR % 4 == 0 { if ($1 > m) m = $1 } END { print m + 0 }')
-  printf '%-34s %8s s   longest command %7.1f ms   over 10 ms: %4d of %5d logged (>= 1 ms)   latency monitor max %s ms\n' \
+  printf '%-34s %8s s   longest command %7.1f ms   over 10 ms: %4d of %5d logged (>= 1 ms)   latency monitor max (ms) %s\n' \
     "$1" "$2" "$longest" "$over" "$entries" "$latency"
 }
 

@@ -1,14 +1,15 @@
 import Testing
 @testable import Scheduler
 
-/// Issue 24, item 5: a large document becomes jobs 250 URLs per script call
-/// (staging.lua), so that no call holds Redis for long, and its batch stays
+/// Issue 24, item 5: a large document is staged whole by the claim that
+/// checks it, then becomes jobs 100 URLs per claim (staging.lua), so that
+/// no call holds Redis for long, and its batch stays
 /// exact meanwhile: every URL counts in the total at once, a cancel reaches
 /// the URLs not yet jobs, a priority change reaches the later slices, and a
 /// half-expanded document is finished by whichever claim comes next.
 @Suite("Intake slices")
 struct IntakeSliceTests {
-    private static let slice = 250
+    private static let slice = 100
 
     /// A document of `count` URLs for `batch`, pushed with a plain RPUSH.
     private func push(_ count: Int, batch: String, to queue: JobQueue, extra: String = "") async throws {
@@ -22,15 +23,15 @@ struct IntakeSliceTests {
         try await queue.pause()
         try await push(1000, batch: "big", to: queue)
 
-        // When one claim runs, one slice becomes jobs; the rest is staged, and the batch counts all
+        // When one claim runs, the document is checked and staged whole, and the batch counts all of it
         _ = try await queue.claim(upTo: 1, worker: "w")
-        #expect(try await queue.queuedCount() == Self.slice)
-        #expect(try await queue.statistics().staged == 1000 - Self.slice)
+        #expect(try await queue.queuedCount() == 0)
+        #expect(try await queue.statistics().staged == 1000)
         let status = try await queue.status(ofBatch: "big")
         #expect(status.total == 1000 && status.pending == 1000 && !status.isFinished, "\(status)")
 
-        // Then each further claim makes one more slice, until none is staged
-        for expected in stride(from: 2 * Self.slice, through: 1000, by: Self.slice) {
+        // Then each further claim makes one slice of jobs, until none is staged
+        for expected in stride(from: Self.slice, through: 1000, by: Self.slice) {
             _ = try await queue.claim(upTo: 1, worker: "w")
             #expect(try await queue.queuedCount() == expected)
         }
@@ -46,8 +47,8 @@ struct IntakeSliceTests {
         try await queue.pause()
         try await push(600, batch: "first", to: queue)
         try await push(1, batch: "second", to: queue)
-        // Three claims finish the first document's slices; only the fourth takes the second document
-        for _ in 0..<3 { _ = try await queue.claim(upTo: 1, worker: "w") }
+        // One claim stages the first document, six make its slices; only the eighth takes the second document
+        for _ in 0..<7 { _ = try await queue.claim(upTo: 1, worker: "w") }
         #expect(try await queue.status(ofBatch: "first").total == 600)
         #expect(try await queue.queuedCount() == 600)
         _ = try await queue.claim(upTo: 1, worker: "w")
@@ -55,11 +56,14 @@ struct IntakeSliceTests {
     }
 
     @Test func cancellingABatchWithStagedURLsCancelsThemAndCompletesTheBatch() async throws {
-        // Given a 1,000-URL batch submitted over the API's path: 250 jobs, 750 staged
+        // Given a 1,000-URL batch submitted over the API's path, staged, one slice of it made into jobs
         let queue = try makeQueue()
         let urls = (0..<1000).map { #""https://images.example/c/\#($0).jpg""# }.joined(separator: ",")
         let submission = try await queue.submit(document: Array(#"{"v":1,"batch":"cancel-me","urls":[\#(urls)]}"#.utf8))
-        #expect(submission.newJobs == Self.slice && submission.staged == 1000 - Self.slice)
+        #expect(submission.newJobs == 0 && submission.staged == 1000)
+        try await queue.pause()
+        _ = try await queue.claim(upTo: 1, worker: "w")
+        #expect(try await queue.queuedCount() == Self.slice)
 
         // When it is cancelled
         _ = try await queue.cancel(batch: "cancel-me")
@@ -76,10 +80,10 @@ struct IntakeSliceTests {
         let queue = try makeQueue()
         try await queue.pause()
         try await push(500, batch: "urgent-later", to: queue, extra: #","priority":"low""#)
-        _ = try await queue.claim(upTo: 1, worker: "w")
-        // When the batch's priority changes while half of it is staged
+        for _ in 0..<3 { _ = try await queue.claim(upTo: 1, worker: "w") }
+        // When the batch's priority changes while part of it is staged
         _ = try await queue.setPriority(.high, ofBatch: "urgent-later")
-        _ = try await queue.claim(upTo: 1, worker: "w")
+        for _ in 0..<3 { _ = try await queue.claim(upTo: 1, worker: "w") }
         // Then the jobs of the later slice are made at the new priority, as the changed ones
         try await queue.resume()
         let jobs = try await queue.claim(upTo: 500, worker: "w")
@@ -91,7 +95,7 @@ struct IntakeSliceTests {
         let queue = try makeQueue()
         try await queue.pause()
         try await push(600, batch: "grouped", to: queue, extra: #","group":"tenant-a""#)
-        for _ in 0..<3 { _ = try await queue.claim(upTo: 1, worker: "w") }
+        for _ in 0..<7 { _ = try await queue.claim(upTo: 1, worker: "w") }
         #expect(try await queue.statistics().staged == 0)
         // Every job, the staged slices' too, is in the document's group, not its batch's
         let members = try await queue.client.send(["ZCARD", queue.keys.groupQueue("tenant-a")]).integer

@@ -13,15 +13,15 @@ extension JobQueue {
         /// before, so that nothing was enqueued this time.
         public var replayed: Bool
         /// URLs of the document that are to become jobs over the next
-        /// claims: a document of more than a slice (250 URLs) becomes jobs a
-        /// slice per call, so that no call holds Redis for long. They count
-        /// in the batch's total already.
+        /// claims: a document of more than a slice (100 URLs) is staged
+        /// whole and becomes jobs a slice per claim, so that no call holds
+        /// Redis for long. They count in the batch's total already.
         public var staged: Int
     }
 
     /// Enqueues an intake document (docs/wire-format.md, "Producing") in one
-    /// atomic script call (its URLs past the first slice staged to become
-    /// jobs over the next claims), with the rules and texts of the
+    /// atomic script call (staged to become jobs over the next claims when
+    /// it holds more than a slice), with the rules and texts of the
     /// intake list: what the list would dead-letter is refused here with
     /// `SchedulerError.invalidDocument` and the same code and message.
     ///

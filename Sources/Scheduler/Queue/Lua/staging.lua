@@ -1,9 +1,9 @@
 -- staging.lua: large documents become jobs a slice at a time, so that no
 -- call holds Redis for long (docs/wire-format.md, "Large documents").
 --
--- A document (or a POSTed batch) of more than SLICE_URLS (slices.lua) URLs is checked
--- whole, counted whole in its batch's total (so the batch cannot complete
--- early), and its first slice becomes jobs at once; the rest is staged:
+-- A document (or a POSTed batch) of more than SLICE_URLS (slices.lua) URLs is
+-- checked whole and counted whole in its batch's total (so the batch cannot
+-- complete early), and staged:
 --   intake:staging             list of staged document ids, oldest first
 --   intake:staging:<id>        hash: batch, destination, processing, timeout, group
 --   intake:staging:<id>:urls   list of its URLs not yet jobs, in order
