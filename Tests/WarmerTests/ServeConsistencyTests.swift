@@ -17,26 +17,30 @@ struct ServeConsistencyTests {
             let url = "http://127.0.0.1:1/x.jpg"
             for spec in ["frobnicate=1", "resize=200x0", "thumbnail=0", "quality=80"] {
                 // When the same spec goes to both routes, then both refuse it
-                let read = try await serve.request(
-                    "GET", "/v1/cache?url=\(CacheServeProcess.encode(url))&processing=\(CacheServeProcess.encode(spec))",
-                    token: ServeProcess.readToken)
+                let (read, posted) = try await askBothRoutes(serve, queue: queue, url: url, spec: spec)
                 #expect(read.status == 400 && read.code == "bad_request", "\(spec): \(read)")
-                let body = #"{"v":1,"urls":["\#(url)"],"destination":"processed","processing":"\#(spec)"}"#
-                let posted = try await serve.request("POST", "/v1/queues/\(queue.name)/batches", body: body)
                 #expect(posted.status == 422 && posted.code == "invalid_document", "\(spec): \(posted)")
                 #expect(posted.body.contains("processing"), "\(spec): \(posted)")
             }
             #expect(try await queue.queue.queuedCount() == 0)
             // A spec within the limits is taken by both
             let spec = "thumbnail=50&format=webp"
-            let read = try await serve.request(
-                "GET", "/v1/cache?url=\(CacheServeProcess.encode(url))&processing=\(CacheServeProcess.encode(spec))",
-                token: ServeProcess.readToken)
+            let (read, posted) = try await askBothRoutes(serve, queue: queue, url: url, spec: spec)
             #expect(read.status == 404 && read.code == "not_cached", "\(read)")
-            let body = #"{"v":1,"urls":["\#(url)"],"destination":"processed","processing":"\#(spec)"}"#
-            let posted = try await serve.request("POST", "/v1/queues/\(queue.name)/batches", body: body)
             #expect(posted.status == 201, "\(posted)")
         }
+    }
+
+    /// `GET /v1/cache` of `url` with processing `spec`, and a `processed`
+    /// batch of `url` with the same spec posted to `queue`: both answers.
+    private func askBothRoutes(_ serve: ServeProcess, queue: QueueProbe, url: String, spec: String) async throws
+        -> (read: ServeProcess.Answer, posted: ServeProcess.Answer) {
+        let read = try await serve.request(
+            "GET", "/v1/cache?url=\(CacheServeProcess.encode(url))&processing=\(CacheServeProcess.encode(spec))",
+            token: ServeProcess.readToken)
+        let body = #"{"v":1,"urls":["\#(url)"],"destination":"processed","processing":"\#(spec)"}"#
+        let posted = try await serve.request("POST", "/v1/queues/\(queue.name)/batches", body: body)
+        return (read, posted)
     }
 
     @Test func aWarmedURLWithABackslashInItsUserIsReadBackFromTheKeyItWasStoredUnder() async throws {

@@ -44,18 +44,21 @@ struct ServeEventStreamFairnessTests {
             // Then a new stream is accepted before the server writes its next
             // keep-alive (which the staying client would see): the server
             // noticed the hang-up itself, not by failing to write to it
-            var accepted: EventStreamClient?
-            while accepted == nil, !staying.snapshot.comments.contains("keep-alive") {
-                let candidate = try serve.events(path)
-                if try await candidate.status() == 200 {
-                    accepted = candidate
-                } else {
-                    _ = try await candidate.end()
-                    try await Task.sleep(for: .milliseconds(100))
-                }
+            // (each try is a new request; the harness's poll paces them, the keep-alive ends the wait)
+            enum Outcome { case accepted(EventStreamClient), keptAliveFirst }
+            let outcome = await eventuallyValue(timeout: .seconds(120), pollingEvery: .milliseconds(100)) { () -> Outcome? in
+                if staying.snapshot.comments.contains("keep-alive") { return .keptAliveFirst }
+                guard let candidate = try? serve.events(path), let status = try? await candidate.status() else { return nil }
+                if status == 200 { return .accepted(candidate) }
+                _ = try? await candidate.end()
+                return nil
             }
-            #expect(accepted != nil, "the place came back only with the keep-alive: \(staying.snapshot.comments)")
-            for client in [accepted, staying].compactMap({ $0 }) { client.close() }
+            guard case .accepted(let accepted) = outcome else {
+                Issue.record("the place came back only with the keep-alive: \(staying.snapshot.comments)")
+                staying.close()
+                return
+            }
+            for client in [accepted, staying] { client.close() }
         }
     }
 

@@ -39,7 +39,7 @@ public final class DataCache: DataCaching {
     /// The serial queue that applies staged changes and runs sweeps.
     private let ioQueue = DispatchQueue(label: "warmer.data-cache", qos: .utility)
     /// Where reads are recorded instead of touching the files, if anywhere.
-    private let accessRecorder: (any DataCacheAccessRecording)?
+    let accessRecorder: (any DataCacheAccessRecording)?
     /// The last generation number given to a staged change.
     private let generation = Atomic<UInt64>(0)
 
@@ -122,7 +122,7 @@ public final class DataCache: DataCaching {
     /// The path of the regular file `filename`, in its shard or under its
     /// flat name, or `nil`. Looks in the shard once more after the flat
     /// name, so a move by a concurrent sweep between the two looks is seen.
-    private func existingPath(of filename: String) -> String? {
+    func existingPath(of filename: String) -> String? {
         for path in [path(of: filename), flatPath(of: filename), path(of: filename)] {
             var status = stat()
             if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { return path }
@@ -220,39 +220,6 @@ public final class DataCache: DataCaching {
         guard let path = existingPath(of: filename), stat(path, &status) == 0 else { return nil }
         recordAccess(filename, at: path)
         return Int(status.st_size)
-    }
-
-    // MARK: Accesses
-
-    /// Counts a read of the file `filename` at `path` as an access: refreshes
-    /// its modification date, or records it with the `accessRecorder`.
-    private func recordAccess(_ filename: String, at path: String) {
-        if let accessRecorder {
-            accessRecorder.recordAccess(toEntryNamed: filename)
-        } else {
-            CacheFile.touch(path)
-        }
-    }
-
-    /// Counts a read of the data file at `url` (as `url(for:)` or
-    /// `fileURL(for:)` gave it) made outside the cache, as `warmer serve`
-    /// reads a file it sends, when its date `lastAccess` is older than
-    /// `interval`: a file read often is recorded once per interval, and its
-    /// date (a `Last-Modified`) stays the same in between. Returns whether
-    /// it counted the read.
-    @discardableResult
-    public func recordRead(ofFileAt url: URL, lastAccess: Date, atMostEvery interval: TimeInterval) -> Bool {
-        guard Date().timeIntervalSince(lastAccess) > interval else { return false }
-        recordAccess(url.lastPathComponent, at: url.path)
-        return true
-    }
-
-    /// Applies an access recorded by another process (`DataCacheAccessRecording`):
-    /// refreshes the date of the entry `filename`'s data, wherever it is.
-    /// Does nothing when the entry is gone.
-    public func applyRecordedAccess(toEntryNamed filename: String) {
-        guard DataCacheLayout.shard(of: filename) != nil, let path = existingPath(of: filename) else { return }
-        CacheFile.touch(path)
     }
 
     // MARK: Writing
