@@ -94,11 +94,12 @@ struct IntakeValidationTests {
     }
 
     @Test(arguments: [
-        ["b", "urgent", "disk", "", "1", ""],
-        ["b", "normal", "tape", "", "1", ""],
-        ["b", "normal", "disk", "", "1e20", ""],
-        ["b", "normal", "disk", "", "1", "0"],
-        ["b", "normal", "disk", "", "1", "Infinity"],
+        ["b", "urgent", "disk", "", "1", "", "", ""],
+        ["b", "normal", "tape", "", "1", "", "", ""],
+        ["b", "normal", "disk", "", "1e20", "", "", ""],
+        ["b", "normal", "disk", "", "1", "0", "", ""],
+        ["b", "normal", "disk", "", "1", "Infinity", "", ""],
+        ["b", "normal", "disk", "", "1", "", "", "Infinity"],
     ])
     func theEnqueueScriptRefusesBadArgumentsBeforeWriting(header: [String]) async throws {
         // Given the enqueue script called directly with arguments `JobQueue.enqueue` never sends

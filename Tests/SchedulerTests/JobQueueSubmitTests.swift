@@ -87,9 +87,9 @@ struct JobQueueSubmitTests {
         let queue = try makeQueue()
         let document = Array(#"{"v":1,"batch":"again","urls":["https://images.example/1.jpg","https://images.example/2.jpg"]}"#.utf8)
         let first = try await queue.submit(document: document)
-        #expect(first == JobQueue.Submission(batch: "again", newJobs: 2, replayed: false, staged: 0))
+        #expect(first == JobQueue.Submission(batch: "again", newJobs: 2, replayed: false, staged: 0, recent: 0))
         let second = try await queue.submit(document: document)
-        #expect(second == JobQueue.Submission(batch: "again", newJobs: 0, replayed: true, staged: 0))
+        #expect(second == JobQueue.Submission(batch: "again", newJobs: 0, replayed: true, staged: 0, recent: 0))
         let status = try await queue.status(ofBatch: "again")
         #expect(status.total == 2)
         #expect(try await queue.queuedCount() == 2)
@@ -99,10 +99,10 @@ struct JobQueueSubmitTests {
         let queue = try makeQueue()
         let parts = (0..<3).map { Array(#"{"v":1,"batch":"parts","total":3,"urls":["https://images.example/p\#($0).jpg"]}"#.utf8) }
         for part in parts {
-            #expect(try await queue.submit(document: part) == .init(batch: "parts", newJobs: 1, replayed: false, staged: 0))
+            #expect(try await queue.submit(document: part) == .init(batch: "parts", newJobs: 1, replayed: false, staged: 0, recent: 0))
         }
         for part in parts {
-            #expect(try await queue.submit(document: part) == .init(batch: "parts", newJobs: 0, replayed: true, staged: 0))
+            #expect(try await queue.submit(document: part) == .init(batch: "parts", newJobs: 0, replayed: true, staged: 0, recent: 0))
         }
         #expect(try await queue.status(ofBatch: "parts").total == 3)
         #expect(try await queue.queuedCount() == 3)
@@ -112,7 +112,7 @@ struct JobQueueSubmitTests {
         let queue = try makeQueue()
         let document = Array(#"{"v":1,"urls":["https://images.example/u.jpg"]}"#.utf8)
         let first = try await queue.submit(document: document, fallbackBatch: "given-id")
-        #expect(first == .init(batch: "given-id", newJobs: 1, replayed: false, staged: 0))
+        #expect(first == .init(batch: "given-id", newJobs: 1, replayed: false, staged: 0, recent: 0))
         let second = try await queue.submit(document: document)
         #expect(second.batch != "given-id" && JobQueue.isValidBatchID(second.batch) && !second.replayed)
         // The URL joined the queued job: no new job, but the batch counts it.

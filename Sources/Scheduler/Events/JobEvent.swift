@@ -64,7 +64,8 @@ public struct JobEvent: Sendable, Hashable {
         self.fields = fields
     }
 
-    /// The job id, absent for batch events.
+    /// The job id; absent for batch events, and for a URL counted as
+    /// completed from `recent` (a batch's `freshFor`: no job was made).
     public var jobID: String? { fields["job"] }
     /// The batch id.
     public var batchID: String? { fields["batch"] }

@@ -4,8 +4,12 @@ public struct BatchStatus: Sendable, Hashable, Codable {
     public let id: String
     /// Jobs in the batch.
     public let total: Int
-    /// Jobs completed.
+    /// Jobs completed, with the URLs counted as completed because their
+    /// work completed within the batch's `freshFor` (`recent`).
     public let completed: Int
+    /// URLs counted as completed without a job: their work had completed
+    /// within the batch's `freshFor`.
+    public let recent: Int
     /// Jobs failed.
     public let failed: Int
     /// Jobs cancelled.
@@ -34,6 +38,7 @@ public struct BatchStatus: Sendable, Hashable, Codable {
         self.id = id
         self.total = total
         completed = fields["completed"].flatMap { Int($0) } ?? 0
+        recent = fields["recent"].flatMap { Int($0) } ?? 0
         failed = fields["failed"].flatMap { Int($0) } ?? 0
         cancelled = fields["cancelled"].flatMap { Int($0) } ?? 0
         dead = fields["dead"].flatMap { Int($0) } ?? 0

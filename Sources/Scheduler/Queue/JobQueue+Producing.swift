@@ -20,12 +20,17 @@ extension JobQueue {
     ///   - timeout: the jobs' time limit, whole seconds in `timeoutRange`
     ///     (the intake document's `timeout`); `nil` for each worker's own
     ///     (`--job-timeout`). A URL that joins a live job does not change it.
+    ///   - freshFor: whole seconds in `freshForRange` (the intake document's
+    ///     `freshFor`): a URL whose work any worker completed this recently
+    ///     counts as `completed` at once, with source `recent`, and no job is
+    ///     made (docs/wire-format.md, "Recently warmed URLs"); `nil` for none.
     /// - Throws: `SchedulerError.incompleteEnqueue` when a chunk after the
     ///   first fails; any other error means nothing was enqueued, or — for a
     ///   broken connection (`RedisError.connection`) — maybe the first chunk.
     public func enqueue(
         urls: [String], priority: JobPriority = .normal, destination: JobDestination = .disk,
-        processing: String = "", batchID: String? = nil, timeout: Duration? = nil, group: String? = nil
+        processing: String = "", batchID: String? = nil, timeout: Duration? = nil, group: String? = nil,
+        freshFor: Duration? = nil
     ) async throws(SchedulerError) -> String {
         guard !urls.isEmpty else { throw .emptyBatch }
         let batch = batchID ?? Self.makeBatchID()
@@ -34,6 +39,9 @@ extension JobQueue {
         var limit = [""]
         if let timeout { limit = [String(try Self.timeoutSeconds(timeout))] }
         limit.append(group ?? "")
+        var fresh = ""
+        if let freshFor { fresh = String(try Self.freshForSeconds(freshFor)) }
+        limit.append(fresh)
         let header = [batch, priority.rawValue, destination.rawValue, processing]
         let size = max(1, configuration.enqueueChunkSize)
         let first = min(size, urls.count)
@@ -74,6 +82,20 @@ extension JobQueue {
     /// The job time limits a producer may set, in seconds: 1 s to a day
     /// (the intake document's `timeout` follows the same rule).
     public static let timeoutRange: ClosedRange<Int> = 1...86_400
+
+    /// The `freshFor` a producer may give, in seconds: 0 (none) to 30 days
+    /// (the intake document's `freshFor` follows the same rule). The queue
+    /// remembers completions for its retention at most (7 days by default).
+    public static let freshForRange: ClosedRange<Int> = 0...2_592_000
+
+    /// `freshFor` in whole seconds, when it is that and in `freshForRange`.
+    static func freshForSeconds(_ freshFor: Duration) throws(SchedulerError) -> Int {
+        let (seconds, attoseconds) = freshFor.components
+        guard attoseconds == 0, seconds >= Int64(freshForRange.lowerBound), seconds <= Int64(freshForRange.upperBound) else {
+            throw .invalidFreshFor(freshFor)
+        }
+        return Int(seconds)
+    }
 
     /// `timeout` in whole seconds, when it is that and in `timeoutRange`.
     static func timeoutSeconds(_ timeout: Duration) throws(SchedulerError) -> Int {

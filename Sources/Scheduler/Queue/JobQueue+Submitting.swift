@@ -17,6 +17,10 @@ extension JobQueue {
         /// whole and becomes jobs a slice per claim, so that no call holds
         /// Redis for long. They count in the batch's total already.
         public var staged: Int
+        /// URLs counted as completed at once because their work completed
+        /// within the document's `freshFor` (its first slice only: staged
+        /// URLs are checked as they become jobs).
+        public var recent: Int
     }
 
     /// Enqueues an intake document (docs/wire-format.md, "Producing") in one
@@ -42,10 +46,10 @@ extension JobQueue {
             throw .invalidDocument(code: code, message: String(text[space...].dropFirst()))
         }
         let fields = reply.array
-        guard fields.count == 4, let batch = fields[0].string else {
+        guard fields.count == 5, let batch = fields[0].string else {
             throw .redis(.unexpectedReply("submit: \(reply)"))
         }
         return Submission(batch: batch, newJobs: fields[1].integer ?? 0, replayed: fields[2].integer == 1,
-                          staged: fields[3].integer ?? 0)
+                          staged: fields[3].integer ?? 0, recent: fields[4].integer ?? 0)
     }
 }

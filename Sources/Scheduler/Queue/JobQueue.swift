@@ -40,6 +40,13 @@ public final class JobQueue: Sendable {
         /// URLs per enqueue script call; bounds how long one call blocks
         /// Redis (15 to 60 µs a URL). Default: 100, as an intake slice.
         public var enqueueChunkSize = 100
+        /// How many completed works (URL, destination, processing) the
+        /// queue remembers for batches that ask `freshFor`, the oldest
+        /// forgotten first: about 127 bytes of Redis memory each, so the
+        /// default 250,000 holds some 32 MB. 0 remembers none. Completions
+        /// are remembered by whichever client ends them (the workers), and
+        /// at most for the `retention`. Default: 250,000.
+        public var recentCapacity = 250_000
 
         /// Creates the default configuration.
         public init() {}
@@ -67,6 +74,7 @@ public final class JobQueue: Sendable {
             keys.prefix, String(configuration.maximumEvents), String(configuration.maximumBatchEvents),
             String(max(1, configuration.retention.milliseconds / 1000)), String(max(1, configuration.leaseDuration.milliseconds)),
             String(max(0, configuration.maximumStalls)), String(max(0, configuration.agingInterval.milliseconds)),
+            String(max(0, configuration.recentCapacity)),
         ]
         let keys = self.keys
         self.scriptKeys = Dictionary(uniqueKeysWithValues: QueueScripts.all.map { ($0.name, $0.keys(of: keys)) })
@@ -83,7 +91,7 @@ public final class JobQueue: Sendable {
 
     /// The arguments every queue script starts with: the queue context of
     /// `Queue/Lua/queue.lua` (prefix, stream lengths, retention, lease,
-    /// stalls, aging).
+    /// stalls, aging, recent capacity).
     private let context: [String]
 
     /// Runs a queue script with its declared keys (`QueueScript.keys(of:)`)

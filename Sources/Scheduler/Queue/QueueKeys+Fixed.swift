@@ -7,6 +7,7 @@ extension QueueKeys {
         case commands, pendingCommands, applyingCommand, dead, batches, config, workers, metrics, metricsSeconds
         case rateGlobal
         case groups, fairness, groupWeights, groupLimits
+        case recent
 
         /// What follows the queue's prefix (`warmer:{NAME}:`): the wire format's name of the key.
         var suffix: String {

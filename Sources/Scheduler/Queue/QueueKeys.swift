@@ -74,6 +74,10 @@ public struct QueueKeys: Sendable, Hashable {
     public var groupWeights: String { self[.groupWeights] }
     /// Hash from a group's name to the most of its jobs running at once, fleet-wide (absent: no limit).
     public var groupLimits: String { self[.groupLimits] }
+    /// Sorted set of recently completed work (24 hex digits of the SHA-1 of
+    /// `destination|processing|url`), scored by the last completion (ms
+    /// since the epoch): what `freshFor` reads.
+    public var recent: String { self[.recent] }
 
     /// The key `fixed` of this queue.
     subscript(fixed: Fixed) -> String { prefix + fixed.suffix }

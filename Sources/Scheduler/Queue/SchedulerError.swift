@@ -18,6 +18,8 @@ public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible 
     case invalidCursor(String)
     /// A job time limit outside `JobQueue.timeoutRange`, or not whole seconds.
     case invalidTimeout(Duration)
+    /// A `freshFor` outside `JobQueue.freshForRange`, or not whole seconds.
+    case invalidFreshFor(Duration)
     /// An intake document the queue refuses (`JobQueue.submit`): the code
     /// (`malformed_document`, `invalid_document`) and message the intake
     /// list dead-letters the same document with.
@@ -61,6 +63,8 @@ public enum SchedulerError: Error, Sendable, Equatable, CustomStringConvertible 
         case .invalidCursor(let cursor): "Invalid batch cursor '\(cursor)': pass the 'next' of a previous page"
         case .invalidTimeout(let timeout):
             "Invalid job timeout \(timeout): use whole seconds from \(JobQueue.timeoutRange.lowerBound) to \(JobQueue.timeoutRange.upperBound)"
+        case .invalidFreshFor(let freshFor):
+            "Invalid freshFor \(freshFor): use whole seconds from \(JobQueue.freshForRange.lowerBound) to \(JobQueue.freshForRange.upperBound)"
         case .invalidDocument(let code, let message): "\(code): \(message)"
         case .redis(let error): error.description
         case .incompleteEnqueue(let batch, let enqueued, let total, let cause):

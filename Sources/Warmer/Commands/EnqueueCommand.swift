@@ -34,6 +34,9 @@ struct EnqueueCommand: AsyncParsableCommand, ConfiguredCommand {
     @Option(help: ArgumentHelp("Seconds a worker may spend on each job, all its download attempts included, before it fails with deadline_exceeded (an intake document's \"timeout\"); default: each worker's --job-timeout.", valueName: "seconds"))
     var timeout: Int?
 
+    @Option(help: ArgumentHelp("Seconds: a URL whose work (URL, destination, processing) any worker completed this recently counts as completed at once, with source recent, and no job is made (an intake document's \"freshFor\"). Default: every URL is a job.", valueName: "seconds"))
+    var freshFor: Int?
+
     @Argument(help: ArgumentHelp("File of URLs, or - for standard input.", valueName: "file"))
     var file: String
 
@@ -46,6 +49,9 @@ struct EnqueueCommand: AsyncParsableCommand, ConfiguredCommand {
         }
         if let timeout, !JobQueue.timeoutRange.contains(timeout) {
             throw ValidationError("--timeout must be \(JobQueue.timeoutRange.lowerBound)-\(JobQueue.timeoutRange.upperBound) seconds")
+        }
+        if let freshFor, !JobQueue.freshForRange.contains(freshFor) {
+            throw ValidationError("--fresh-for must be \(JobQueue.freshForRange.lowerBound)-\(JobQueue.freshForRange.upperBound) seconds")
         }
     }
 
@@ -70,7 +76,8 @@ struct EnqueueCommand: AsyncParsableCommand, ConfiguredCommand {
         let batchID = batch ?? JobQueue.makeBatchID()
         let id = try await settings.redisPatience.run(idempotent: false) { () async throws(SchedulerError) in 
             try await queue.enqueue(urls: list.urls, priority: priority, destination: destination,
-                                    processing: spec, batchID: batchID, timeout: timeout.map { .seconds($0) }, group: group)
+                                    processing: spec, batchID: batchID, timeout: timeout.map { .seconds($0) }, group: group,
+                                    freshFor: freshFor.map { .seconds($0) })
         }
         Console.write(id + "\n")
     }

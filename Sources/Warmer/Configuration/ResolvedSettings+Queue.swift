@@ -11,6 +11,7 @@ extension ResolvedSettings {
         configuration.retry.baseDelay = .milliseconds(Int(self[Settings.retryBackoff] * 1000))
         configuration.agingInterval = .milliseconds(Int(self[Settings.aging] * 1000))
         configuration.retention = .seconds(self[Settings.retention])
+        configuration.recentCapacity = self[Settings.recentCapacity]
         return configuration
     }
 }

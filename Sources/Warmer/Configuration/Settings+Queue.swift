@@ -1,8 +1,8 @@
 import Scheduler
 
-/// The queue policy a worker applies: leases, stalls, retries, aging, retention.
+/// The queue policy a worker applies: leases, stalls, retries, aging, retention, recently warmed work.
 extension Settings {
-    static let queuePolicy: [any AnySetting] = [leaseDuration, maxStalls, jobAttempts, retryBackoff, aging, retention]
+    static let queuePolicy: [any AnySetting] = [leaseDuration, maxStalls, jobAttempts, retryBackoff, aging, retention, recentCapacity]
 
     /// The longest `retry-backoff` and `aging`, in seconds: a year.
     static let longestWait: Double = 365 * 24 * 3600
@@ -36,4 +36,9 @@ extension Settings {
         "retention", kind: .wholeNumber, default: 7 * 24 * 3600, example: "604800", valueName: "seconds", commands: [.worker, .serve],
         help: "Seconds a finished batch, its events and its finished jobs stay readable.",
         convert: SettingConversion.wholeNumber(1...Int(longestWait) * 100))
+
+    static let recentCapacity = Setting<Int>(
+        "recent-capacity", kind: .wholeNumber, default: 250_000, example: "250000", valueName: "entries", commands: [.worker],
+        help: "Completed works (URL, destination, processing) the queue remembers for batches that give freshFor, about 127 bytes of Redis memory each; the oldest are forgotten first, and none is kept past the retention. 0 remembers none (freshFor then makes every URL a job).",
+        convert: SettingConversion.wholeNumber(0...100_000_000))
 }

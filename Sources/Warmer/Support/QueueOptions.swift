@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The queue policy a worker applies: leases, stalls, retries, aging, retention.
+/// The queue policy a worker applies: leases, stalls, retries, aging, retention, recently warmed work.
 struct QueueOptions: SettingFlags {
     @Option(name: Settings.leaseDuration.info.argumentName, help: Settings.leaseDuration.info.argumentHelp)
     var leaseDuration: String?
@@ -20,6 +20,9 @@ struct QueueOptions: SettingFlags {
     @Option(name: Settings.retention.info.argumentName, help: Settings.retention.info.argumentHelp)
     var retention: String?
 
+    @Option(name: Settings.recentCapacity.info.argumentName, help: Settings.recentCapacity.info.argumentHelp)
+    var recentCapacity: String?
+
     var givenFlags: GivenFlags {
         GivenFlags()
             .with(Settings.leaseDuration, leaseDuration)
@@ -28,5 +31,6 @@ struct QueueOptions: SettingFlags {
             .with(Settings.retryBackoff, retryBackoff)
             .with(Settings.aging, aging)
             .with(Settings.retention, retention)
+            .with(Settings.recentCapacity, recentCapacity)
     }
 }

@@ -36,6 +36,9 @@ public struct IntakeDocument: Sendable, Hashable {
     public var total: Int?
     /// Each job's time limit in seconds, 1 to `maxTimeout`.
     public var timeout: Int?
+    /// Seconds, 0 to `maxFreshFor`: a URL whose work any worker completed
+    /// this recently counts as completed at once, without a job.
+    public var freshFor: Int?
 
     /// The most URLs in one document.
     public static let maxURLCount = 10_000
@@ -49,6 +52,8 @@ public struct IntakeDocument: Sendable, Hashable {
     public static let maxTotal = 9_007_199_254_740_991
     /// The longest `timeout`: a day, in seconds.
     public static let maxTimeout = 86_400
+    /// The longest `freshFor`: 30 days, in seconds.
+    public static let maxFreshFor = 2_592_000
     /// The priorities a document may name.
     public static let priorities: Set<String> = ["veryLow", "low", "normal", "high", "veryHigh"]
 
@@ -134,6 +139,12 @@ public struct IntakeDocument: Sendable, Hashable {
                 throw .invalid(#""timeout" must be an integer number of seconds from 1 to "# + String(maxTimeout))
             }
             document.timeout = seconds
+        }
+        if let freshFor = value.field("freshFor") {
+            guard let seconds = integer(freshFor, from: 0, to: maxFreshFor) else {
+                throw .invalid(#""freshFor" must be an integer number of seconds from 0 to "# + String(maxFreshFor))
+            }
+            document.freshFor = seconds
         }
         return document
     }

@@ -9,8 +9,10 @@ import Testing
 @Suite("Producing scripts")
 struct ProducingScriptTests {
     /// enqueue.lua's arguments before the URLs.
-    private func header(batch: String = "b", priority: String = "normal", total: String, timeout: String = "", group: String = "") -> [String] {
-        [batch, priority, "disk", "", total, timeout, group]
+    private func header(
+        batch: String = "b", priority: String = "normal", total: String, timeout: String = "", group: String = "", freshFor: String = ""
+    ) -> [String] {
+        [batch, priority, "disk", "", total, timeout, group, freshFor]
     }
 
     @Test func enqueueAddsNewJobsAndJoinsARunningJobDoingTheSameWork() async throws {
@@ -19,7 +21,7 @@ struct ProducingScriptTests {
         try await h.batch("old", total: 1)
         try await h.activeJob("7", batch: "old", url: "https://a.example/A", worker: "w1", token: "w1/1")
         let reply = try await h.call(QueueScripts.enqueue, header(priority: "high", total: "2") + ["https://a.example/A", "https://a.example/B"])
-        #expect(reply == .integer(1))
+        #expect(reply == .array([.integer(1), .integer(0)]))
 
         // B is a new job (ids 1 and 2 reserved, 1 unused as A joined job 7).
         let new = try await h.hash(h.keys.job("2"))
@@ -68,9 +70,10 @@ struct ProducingScriptTests {
     }
 
     @Test(arguments: [
-        ["b", "urgent", "disk", "", "1", "", ""], ["b", "normal", "memory", "", "1", "", ""],
-        ["b", "normal", "disk", "", "-1", "", ""], ["b", "normal", "disk", "", "1", "86401", ""],
-        ["b", "normal", "disk", "", "1", "", "a:b"],
+        ["b", "urgent", "disk", "", "1", "", "", ""], ["b", "normal", "memory", "", "1", "", "", ""],
+        ["b", "normal", "disk", "", "-1", "", "", ""], ["b", "normal", "disk", "", "1", "86401", "", ""],
+        ["b", "normal", "disk", "", "1", "", "a:b", ""], ["b", "normal", "disk", "", "1", "", "", "2592001"],
+        ["b", "normal", "disk", "", "1", "", "", "-1"], ["b", "normal", "disk", "", "1", "", "", "soon"],
     ])
     func enqueueRefusesArgumentsItNeverGetsBeforeWritingAnything(arguments: [String]) async throws {
         let h = try QueueScriptHarness()

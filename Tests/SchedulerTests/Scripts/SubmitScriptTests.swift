@@ -12,7 +12,7 @@ struct SubmitScriptTests {
     @Test func submitEnqueuesTheDocumentsURLsAndRemembersItsDigest() async throws {
         let h = try QueueScriptHarness()
         let reply = try await h.call(QueueScripts.submit, [Self.document, "fallback", "d1"])
-        #expect(reply.array.map { $0.string ?? $0.integer.map(String.init) } == ["b", "2", "0", "0"], "\(reply)")
+        #expect(reply.array.map { $0.string ?? $0.integer.map(String.init) } == ["b", "2", "0", "0", "0"], "\(reply)")
         let batch = try await h.hash(h.keys.batch("b"))
         #expect(batch["total"] == "2" && batch["priority"] == "high" && batch["part:d1"] == "1", "\(batch)")
         #expect(Set(try await h.scores(h.keys.queue).keys) == ["1", "2"])
@@ -25,7 +25,7 @@ struct SubmitScriptTests {
         _ = try await h.call(QueueScripts.submit, [Self.document, "fallback", "d1"])
         let before = try await h.send(["GET", h.keys.sequence])
         let reply = try await h.call(QueueScripts.submit, [Self.document, "fallback", "d1"])
-        #expect(reply.array.map { $0.string ?? $0.integer.map(String.init) } == ["b", "0", "1", "0"], "\(reply)")
+        #expect(reply.array.map { $0.string ?? $0.integer.map(String.init) } == ["b", "0", "1", "0", "0"], "\(reply)")
         #expect(try await h.send(["GET", h.keys.sequence]) == before)
         #expect(try await h.hash(h.keys.batch("b"))["total"] == "2")
         #expect(try await h.scores(h.keys.queue).count == 2)

@@ -3,7 +3,7 @@
 --
 -- @include control documents
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake sequence clock work events control commands pendingCommands applyingCommand dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits
+-- @keys queue delayed leases intake sequence clock work events control commands pendingCommands applyingCommand dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
 -- ARGV, after the queue context (queue.lua):
 --   batchChunk  the most jobs of a batch to cancel or re-prioritise in one step

@@ -3,7 +3,7 @@
 --
 -- @include control
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake clock work events control commands dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits
+-- @keys queue delayed leases intake clock work events control commands dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
 -- ARGV, after the queue context (queue.lua):
 --   count  how many to take when no ids are given (oldest first)

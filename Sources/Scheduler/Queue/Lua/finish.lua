@@ -3,7 +3,7 @@
 --
 -- @include work
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits
+-- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
 -- ARGV, after the queue context (queue.lua):
 --   worker     the worker's id

@@ -4,7 +4,7 @@
 --
 -- @include jobs
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake sequence clock work events control dead batches metrics metricsSeconds groups fairness groupWeights groupLimits
+-- @keys queue delayed leases intake sequence clock work events control dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
 -- ARGV, after the queue context (queue.lua):
 --   group   the group's name (a batch id, or a producer's `group`)

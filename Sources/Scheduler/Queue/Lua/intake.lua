@@ -46,6 +46,9 @@ local function documentProblem(d)
   if d.timeout ~= nil and not isInteger(d.timeout, 1, MAX_TIMEOUT) then
     return '"timeout" must be an integer number of seconds from 1 to ' .. MAX_TIMEOUT
   end
+  if d.freshFor ~= nil and not isInteger(d.freshFor, 0, MAX_FRESH_FOR) then
+    return '"freshFor" must be an integer number of seconds from 0 to ' .. MAX_FRESH_FOR
+  end
   return nil
 end
 
@@ -83,7 +86,7 @@ end
 -- Adds the URLs of a valid document `d` (one `partProblem` accepted, with
 -- the batch's new count `received`) to `batch`: the first slice as jobs at
 -- once, the rest staged (staging.lua). Returns the number of new jobs made
--- now, and how many URLs were staged.
+-- now, how many URLs were staged, and how many counted as recently warmed.
 local function acceptDocument(d, batch, received, at)
   local addToTotal = #d.urls
   if d.total then
@@ -92,7 +95,7 @@ local function acceptDocument(d, batch, received, at)
     redis.call('HSET', batchKey(batch), 'received', integer(received))
   end
   return addJobsInSlices(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', d.urls, addToTotal,
-    d.timeout and integer(d.timeout) or '', at, d.group)
+    d.timeout and integer(d.timeout) or '', at, d.group, d.freshFor and integer(d.freshFor) or '')
 end
 
 -- Turns one intake document into jobs, or dead-letters it with its reason.

@@ -7,6 +7,9 @@
 local MAX_TOTAL = 9007199254740991
 -- The longest job time limit a document may ask for: a day, in seconds.
 local MAX_TIMEOUT = 86400
+-- The longest `freshFor` a batch may give: 30 days, in seconds (`recent`
+-- remembers a completion for the retention at most, 7 days by default).
+local MAX_FRESH_FOR = 2592000
 
 -- Whether `value` is a group name: 1-128 characters from letters, digits, . _ -
 -- (the rule of batch ids).
@@ -27,11 +30,16 @@ end
 -- `timeout` is the new jobs' time limit in seconds ('' for the worker's);
 -- `group` the group the new jobs are queued in ('' for the batch's own:
 -- see queueJobs in queue.lua).
+-- `freshMs` (0 for none: the batch's `freshFor`) makes a URL whose work
+-- is not live but completed within the last `freshMs` ms (`recent`, see
+-- rememberCompleted in queue.lua) count as completed at once, with source
+-- `recent`, without a job.
 -- Callers validate every argument first: nothing here may fail half-way.
--- Publishes `started` in `batch` for each running job it joins, and
--- `priority` on the control stream for each running job it makes more urgent.
--- Returns the number of new jobs.
-local function addJobs(batch, priority, destination, processing, urls, addToTotal, timeout, at, group)
+-- Publishes `started` in `batch` for each running job it joins, `priority`
+-- on the control stream for each running job it makes more urgent, and
+-- `completed` (no job, source `recent`) for each recently warmed URL.
+-- Returns the number of new jobs, and of URLs counted as recently warmed.
+local function addJobs(batch, priority, destination, processing, urls, addToTotal, timeout, at, group, freshMs)
   if not group or group == '' then group = batch end
   local key = batchKey(batch)
   if redis.call('HSETNX', key, 'createdAt', integer(at)) == 1 then
@@ -55,12 +63,17 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
   local enqueuedAt = integer(at)
   -- Ids for every URL are reserved at once; ids of URLs that join a live job stay unused.
   local nextID = redis.call('INCRBY', K.sequence, #urls) - #urls
-  local scored, members = {}, {}
+  local scored, members, recent = {}, {}, 0
+  local freshSince = (freshMs or 0) > 0 and at - freshMs or nil
   for _, url in ipairs(urls) do
     nextID = nextID + 1
     local id = tostring(nextID)
     local field = destination .. '|' .. processing .. '|' .. url
-    if redis.call('HSETNX', K.work, field, id) == 1 then
+    local warmed = freshSince and redis.call('HEXISTS', K.work, field) == 0 and (lastCompleted(field) or -1) >= freshSince
+    if warmed then
+      recent = recent + 1
+      emit(batch, { 'v', '1', 'type', 'completed', 'url', masked(url), 'ts', enqueuedAt, 'source', 'recent' }, true)
+    elseif redis.call('HSETNX', K.work, field, id) == 1 then
       base = base + 1
       local score = integer(base + offset)
       -- (String arguments only: Redis formats a Lua number with printf.)
@@ -97,6 +110,10 @@ local function addJobs(batch, priority, destination, processing, urls, addToTota
   queueJobs(group, scored)
   for i = 1, #members, 1000 do redis.call('SADD', jobsKey, unpack(members, i, math.min(i + 999, #members))) end
   redis.call('SET', K.clock, integer(base))
+  if recent > 0 then
+    redis.call('HINCRBY', key, 'recent', recent)
+    tallyInBatch(batch, { completed = recent }, at, {})
+  end
   wakeIdleWorkers()
-  return #scored / 2
+  return #scored / 2, recent
 end

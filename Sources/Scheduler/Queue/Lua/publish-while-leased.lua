@@ -4,7 +4,7 @@
 --
 -- @include queue
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake work events dead batches metrics metricsSeconds groups fairness groupWeights groupLimits
+-- @keys queue delayed leases intake work events dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
 -- ARGV, after the queue context (queue.lua):
 --   id            the job's id

@@ -3,7 +3,7 @@
 -- helpers that read jobs, publish events, count outcomes in batches and end
 -- jobs.
 --
--- Context: every queue script gets the same first seven arguments (built
+-- Context: every queue script gets the same first eight arguments (built
 -- once per queue by `JobQueue`); its own arguments start at ARGV[FIRST].
 --   ARGV[1] prefix          the queue's prefix, `warmer:{NAME}:`; the keys of
 --                           one job or batch are built from it (jobKey,
@@ -14,6 +14,7 @@
 --   ARGV[5] leaseMs         a claim's lease, in ms
 --   ARGV[6] maxStalls       expired leases a job survives before dead-lettering
 --   ARGV[7] agingMs         the wait one priority band is worth, in ms (0: strict)
+--   ARGV[8] recentCapacity  completed works remembered for `freshFor` (0: none)
 --
 -- K: the queue's fixed keys the script declared, by name (`K.queue`,
 -- `K.leases`…; `QueueKeys.Fixed` in Swift holds the layout). A script that
@@ -22,9 +23,9 @@ local Q = {
   prefix = ARGV[1], maxEvents = ARGV[2], maxBatchEvents = ARGV[3], retention = tonumber(ARGV[4]),
   leaseMs = tonumber(ARGV[5]), maxStalls = tonumber(ARGV[6]), agingMs = tonumber(ARGV[7]),
   -- The aging as sent, for job hashes (Redis formats a Lua number with printf).
-  aging = ARGV[7],
+  aging = ARGV[7], recentCapacity = tonumber(ARGV[8]) or 0,
 }
-local FIRST = 8
+local FIRST = 9
 local WAKE = 'wake'
 local BANDS = { veryHigh = 0, high = 1, normal = 2, low = 3, veryLow = 4 }
 -- With aging off, a band is worth ~31 years of waiting: strict priorities.
@@ -247,7 +248,7 @@ end
 -- writes the rest, batches in the order their first job ended, so a
 -- `batchCompleted` still comes after every event of the batch's jobs.
 local function newTally()
-  return { batches = {}, order = {}, leases = {}, completed = 0, failed = 0, bytes = 0 }
+  return { batches = {}, order = {}, leases = {}, recent = {}, completed = 0, failed = 0, bytes = 0 }
 end
 
 -- The tally's entry of `batch`, made on first use.
@@ -347,6 +348,34 @@ local function throughputOf(state, bytes)
   return 0, 0, 0
 end
 
+-- Recently completed work (docs/wire-format.md, "Recently warmed URLs"):
+-- `recent` scores the digest of each completed work field (destination,
+-- processing, URL) by its last completion, in ms, so that a batch asking
+-- `freshFor` can count a URL as completed without making a job. It is
+-- bounded twice: an entry leaves after the retention, and the oldest leave
+-- once it holds `recentCapacity`; at most RECENT_TRIM a call, so that
+-- lowering the capacity never makes one call long.
+local RECENT_TRIM = 1000
+
+-- A work field's member in `recent`: 96 bits of its SHA-1 (24 hex digits,
+-- 127 bytes an entry in all; a collision needs some 10^14 entries).
+local function workDigest(field) return string.sub(redis.sha1hex(field), 1, 24) end
+
+-- When `field`'s work last completed (ms), if it is remembered.
+local function lastCompleted(field)
+  return tonumber(redis.call('ZSCORE', K.recent, workDigest(field)))
+end
+
+-- Remembers the completions `scored` (score, digest pairs), then forgets
+-- what is past the retention or over the capacity.
+local function rememberCompleted(scored, at)
+  if Q.recentCapacity <= 0 or #scored == 0 then return end
+  withMembers('ZADD', K.recent, scored)
+  local expired = redis.call('ZCOUNT', K.recent, '-inf', '(' .. integer(at - Q.retention * 1000))
+  local over = math.max(expired, redis.call('ZCARD', K.recent) - Q.recentCapacity)
+  if over > 0 then redis.call('ZREMRANGEBYRANK', K.recent, 0, math.min(over, RECENT_TRIM) - 1) end
+end
+
 -- Writes what `tally` gathered (newTally).
 local function settleTally(tally, at)
   withMembers('ZREM', K.leases, tally.leases)
@@ -358,6 +387,7 @@ local function settleTally(tally, at)
     end
   end
   addThroughput(tally.completed, tally.failed, tally.bytes, at)
+  rememberCompleted(tally.recent, at)
 end
 
 -- The entry of a failed or dead job in its batches' `:failures` lists.
@@ -568,6 +598,10 @@ local function finalize(job, state, at, worker, extra, tally)
   end
   redis.call('HSET', key, 'state', state, 'finishedAt', integer(at), 'lease', '')
   releaseWork(job)
+  if state == 'completed' and Q.recentCapacity > 0 then
+    local remembered = { integer(at), workDigest(workField(job)) }
+    if tally then append(tally.recent, remembered) else rememberCompleted(remembered, at) end
+  end
   -- A cancellation is the queue's decision, not a worker's result: its
   -- event never names a worker, whoever acknowledged it.
   if state == 'cancelled' then worker = nil end

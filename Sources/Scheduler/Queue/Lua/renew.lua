@@ -5,7 +5,7 @@
 --
 -- @include housekeeping
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake work events dead batches metrics metricsSeconds groups fairness groupWeights groupLimits
+-- @keys queue delayed leases intake work events dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
 -- ARGV, after the queue context (queue.lua):
 --   id, token…  pairs: a job's id and the lease token it was claimed with

@@ -8,13 +8,14 @@
 -- queue grows), so a slice holds Redis for a few milliseconds.
 local SLICE_URLS = 100
 
--- Stages `urls[from..]` for `batch` (queued in `group`), to become jobs a
+-- Stages `urls[from..]` for `batch` (queued in `group`, checked against
+-- `recent` with `freshFor` seconds when made into jobs), to become jobs a
 -- slice at a time.
-local function stageURLs(batch, destination, processing, timeout, group, urls, from)
+local function stageURLs(batch, destination, processing, timeout, group, freshFor, urls, from)
   local id = tostring(redis.call('INCR', K.sequence))
   local key = stagingKey(id)
   redis.call('HSET', key, 'batch', batch, 'destination', destination, 'processing', processing, 'timeout', timeout,
-    'group', group or '')
+    'group', group or '', 'freshFor', freshFor)
   for i = from, #urls, 1000 do redis.call('RPUSH', key .. ':urls', unpack(urls, i, math.min(i + 999, #urls))) end
   redis.call('RPUSH', STAGING, id)
   redis.call('INCRBY', STAGED, #urls - from + 1)
@@ -23,15 +24,18 @@ end
 -- Adds `urls` to `batch` as jobs (addJobs, which counts `addToTotal` in the
 -- batch's total): at once when they fit in a slice, else all staged, the
 -- batch made and counting them (the call that checked the document spent
--- its time decoding it; the next claims make the slices). Returns the
--- number of new jobs made now, and how many URLs were staged.
-local function addJobsInSlices(batch, priority, destination, processing, urls, addToTotal, timeout, at, group)
+-- its time decoding it; the next claims make the slices). `freshFor` is
+-- in seconds ('' for none). Returns the number of new jobs made now, how
+-- many URLs were staged, and how many counted as recently warmed.
+local function addJobsInSlices(batch, priority, destination, processing, urls, addToTotal, timeout, at, group, freshFor)
   if #urls <= SLICE_URLS then
-    return addJobs(batch, priority, destination, processing, urls, addToTotal, timeout, at, group), 0
+    local made, recent = addJobs(batch, priority, destination, processing, urls, addToTotal, timeout, at, group,
+      (tonumber(freshFor) or 0) * 1000)
+    return made, 0, recent
   end
-  addJobs(batch, priority, destination, processing, {}, addToTotal, timeout, at, group)
-  stageURLs(batch, destination, processing, timeout, group, urls, 1)
-  return 0, #urls
+  addJobs(batch, priority, destination, processing, {}, addToTotal, timeout, at, group, 0)
+  stageURLs(batch, destination, processing, timeout, group, freshFor, urls, 1)
+  return 0, #urls, 0
 end
 
 -- Turns the next slice of the oldest staged document into jobs, at its
@@ -40,12 +44,12 @@ local function expandStagedSlice(at)
   local id = redis.call('LINDEX', STAGING, 0)
   if not id then return false end
   local key = stagingKey(id)
-  local s = redis.call('HMGET', key, 'batch', 'destination', 'processing', 'timeout', 'group')
+  local s = redis.call('HMGET', key, 'batch', 'destination', 'processing', 'timeout', 'group', 'freshFor')
   local urls = redis.call('LPOP', key .. ':urls', SLICE_URLS)
   if urls and s[1] then
     redis.call('DECRBY', STAGED, #urls)
     local priority = redis.call('HGET', batchKey(s[1]), 'priority') or 'normal'
-    addJobs(s[1], priority, s[2] or 'disk', s[3] or '', urls, 0, s[4] or '', at, s[5] or '')
+    addJobs(s[1], priority, s[2] or 'disk', s[3] or '', urls, 0, s[4] or '', at, s[5] or '', (tonumber(s[6]) or 0) * 1000)
   end
   if redis.call('EXISTS', key .. ':urls') == 0 then
     redis.call('DEL', key)

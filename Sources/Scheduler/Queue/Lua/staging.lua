@@ -5,7 +5,8 @@
 -- checked whole and counted whole in its batch's total (so the batch cannot
 -- complete early), and staged:
 --   intake:staging             list of staged document ids, oldest first
---   intake:staging:<id>        hash: batch, destination, processing, timeout, group
+--   intake:staging:<id>        hash: batch, destination, processing, timeout, group,
+--                              freshFor
 --   intake:staging:<id>:urls   list of its URLs not yet jobs, in order
 --   intake:staged              how many URLs are staged in all
 -- Each claim then turns the next SLICE_URLS staged URLs into jobs before it

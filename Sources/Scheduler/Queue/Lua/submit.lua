@@ -4,7 +4,7 @@
 --
 -- @include intake
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches metrics metricsSeconds groups fairness groupWeights groupLimits
+-- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
 -- ARGV, after the queue context (queue.lua):
 --   document  the intake document, as sent
@@ -14,7 +14,8 @@
 --             (a retry after a lost answer) without enqueuing it twice
 -- Returns { batch, new jobs, replayed (1 when this digest was accepted
 -- before for the batch, and nothing was done), URLs staged (a document of
--- more than a slice: they become jobs over the next claims, staging.lua) }.
+-- more than a slice: they become jobs over the next claims, staging.lua),
+-- URLs counted as recently warmed (`freshFor`) }.
 -- Refuses, before writing anything, with `MALFORMED_DOCUMENT <message>` or
 -- `INVALID_DOCUMENT <message>`: the dead letter's code and message the same
 -- document gets on the intake list.
@@ -27,10 +28,10 @@ local problem = documentProblem(d)
 if problem then return redis.error_reply('INVALID_DOCUMENT ' .. problem) end
 local batch = d.batch or fallback
 local partField = 'part:' .. digest
-if d.batch and redis.call('HEXISTS', batchKey(batch), partField) == 1 then return { batch, 0, 1, 0 } end
+if d.batch and redis.call('HEXISTS', batchKey(batch), partField) == 1 then return { batch, 0, 1, 0, 0 } end
 local received
 problem, received = partProblem(d, batch)
 if problem then return redis.error_reply('INVALID_DOCUMENT ' .. problem) end
-local newJobs, staged = acceptDocument(d, batch, received, now())
+local newJobs, staged, recent = acceptDocument(d, batch, received, now())
 if d.batch then redis.call('HSET', batchKey(batch), partField, '1') end
-return { batch, newJobs, 0, staged }
+return { batch, newJobs, 0, staged, recent }

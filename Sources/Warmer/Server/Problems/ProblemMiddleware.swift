@@ -58,7 +58,7 @@ struct ProblemMiddleware: RouterMiddleware {
         switch error {
         case .batchNotFound(let id):
             return Problem("batch_not_found", .notFound, "No such batch", detail: "batch \(id) does not exist (or its retention ended)")
-        case .invalidQueueName, .invalidBatchID, .invalidTimeout, .emptyBatch, .invalidCursor:
+        case .invalidQueueName, .invalidBatchID, .invalidTimeout, .invalidFreshFor, .emptyBatch, .invalidCursor:
             return Problem("bad_request", .badRequest, "The request is malformed", detail: error.description)
         case .redis:
             return Problem("redis_unavailable", .serviceUnavailable, "Redis did not answer",

@@ -50,7 +50,8 @@ struct BatchRoutes {
         let status = try await queue.status(ofBatch: submission.batch)
         let location = "/v1/queues/\(queue.keys.name)/batches/\(submission.batch)"
         var body = try JSONSerialization.jsonObject(with: try Self.json(status))
-        body = ["batch": submission.batch, "newJobs": submission.newJobs, "staged": submission.staged, "replayed": submission.replayed,
+        body = ["batch": submission.batch, "newJobs": submission.newJobs, "staged": submission.staged, "recent": submission.recent,
+                "replayed": submission.replayed,
                 "status": body]
         let data = try JSONSerialization.data(withJSONObject: body, options: [.sortedKeys, .withoutEscapingSlashes])
         return APIResponse.jsonData(data, status: submission.replayed ? .ok : .created, headers: [.location: location])
