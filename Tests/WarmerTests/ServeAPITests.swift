@@ -48,6 +48,12 @@ struct ServeAPITests {
                 // Sent again after it finished: still the same batch, nothing new.
                 let late = try await serve.request("POST", "/v1/queues/\(queue.name)/batches", body: body)
                 #expect(late.status == 200 && late.json["newJobs"] as? Int == 0, "\(late)")
+                // A new batch of the same URLs with freshFor: completed at once, no job.
+                let fresh = try await serve.request("POST", "/v1/queues/\(queue.name)/batches",
+                                                    body: document(images.map(\.url), batch: "fresh", extra: #""freshFor":3600,"#))
+                #expect(fresh.status == 201 && fresh.json["newJobs"] as? Int == 0 && fresh.json["recent"] as? Int == 3, "\(fresh)")
+                let freshStatus = try #require(fresh.json["status"] as? [String: Any])
+                #expect(freshStatus["isFinished"] as? Bool == true && freshStatus["recent"] as? Int == 3, "\(freshStatus)")
             }
         }
     }
