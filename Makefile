@@ -11,6 +11,7 @@
 #   make bench-fleet-rate  what a fleet rate-limit permit costs a download job: jobs/s, worker and Redis CPU,
 #                          EVALSHA per job, with and without --host-rate-limit (a limit that never binds)
 #   make bench-fairness    fair queueing: a small batch behind a 200,000-URL one (slow origin), claim cost at 10,000 groups
+#   make bench-recent      recently warmed URLs (freshFor): Redis memory per remembered completion, CPU per job
 #   make bench-capacity    capacity figures: 1/2/4 workers against one Redis (jobs/s, Redis CPU, what limits),
 #                          worker CPU per job by image size class, disk and processed (docs/capacity.md)
 #   make bench-scale       cost flat with size: per-job CPU at 10k and 100k jobs, Redis bytes per queued
@@ -30,7 +31,7 @@
 #   make build     debug build      make release   release build
 #   make clean     remove builds and service state (keeps the bench/.corpus image cache)
 
-.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-fleet-rate bench-fairness bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve bench-intake bench-cache-sweep build release clean
+.PHONY: demo test test-fast test-asan test-tsan fuzz bench bench-processed bench-http-cache bench-queue bench-fleet-rate bench-fairness bench-recent bench-capacity bench-scale bench-soak bench-memory bench-hostile bench-overhead bench-startup bench-serve bench-intake bench-cache-sweep build release clean
 
 demo:
 	scripts/demo.sh
@@ -74,6 +75,9 @@ bench-fleet-rate:
 
 bench-fairness:
 	bench/fairness.sh
+
+bench-recent:
+	bench/recent.sh
 
 bench-capacity:
 	bench/capacity.sh
