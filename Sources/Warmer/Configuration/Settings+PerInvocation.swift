@@ -14,6 +14,7 @@ extension Settings {
         .workers: ["json"],
         .cancel: ["job"],
         .priority: ["batch", "job"],
+        .group: ["weight", "limit", "no-limit", "reset", "json"],
         .deadList: ["limit", "json"],
         .deadRetry: ["all"],
         .deadPurge: ["all"],
