@@ -404,7 +404,7 @@ local function groupWeight(name)
   return math.max(1, math.min(MAX_WEIGHT, weight))
 end
 
--- The head start of group `name` getting in line in `band` (refreshGroup),
+-- The head start of a group getting in line in `band` (refreshGroup),
 -- in turns behind the band's `clock`: a newly active group finds every slot
 -- held by the groups already running, and strict turns would give it only
 -- every other freed slot from the start. It may take up to as many claims
@@ -440,7 +440,7 @@ end
 -- group staying in line goes on from V. Ties go to the oldest head.
 -- Before a band's first claim (it has no clock yet) groups go by their
 -- heads' arrivals (µs), as older jobs would in a single queue, but at most
--- Q.burst turns after the first of them (`first:B`), so that a batch
+-- Q.burst turns from the first of them (`first:B`), so that a batch
 -- queued long after another one (a paused queue, no worker yet) is not
 -- left behind by the µs between them. A band left with no group in line
 -- forgets its clock, its burst and its first.
@@ -487,12 +487,12 @@ local function refreshGroup(name)
       if spent > 0 then redis.call('HSET', K.fairness, 'burst:' .. band, integer(clock - level + spent)) end
     else
       -- Before the band's first claim: by arrival, but at most Q.burst
-      -- turns after the band's first group in line (`first:B`).
+      -- turns after (or before) the band's first group in line (`first:B`).
       local first = tonumber(redis.call('HGET', K.fairness, 'first:' .. band))
       if not first then
         redis.call('HSET', K.fairness, 'first:' .. band, integer(virtual))
-      elseif virtual > first + Q.burst then
-        virtual = first + Q.burst
+      else
+        virtual = math.max(first - Q.burst, math.min(virtual, first + Q.burst))
       end
       if own and own > virtual then virtual = own end
     end
