@@ -11,7 +11,7 @@ struct WarmerCommand: AsyncParsableCommand {
         version: WarmerVersion.current,
         subcommands: [
             WorkerCommand.self, EnqueueCommand.self, WatchCommand.self, StatusCommand.self, BatchesCommand.self,
-            CancelCommand.self, PriorityCommand.self, PauseCommand.self, ResumeCommand.self, DeadCommand.self,
+            CancelCommand.self, PriorityCommand.self, GroupCommand.self, PauseCommand.self, ResumeCommand.self, DeadCommand.self,
             WorkersCommand.self, WarmCommand.self, ServeCommand.self, CacheCommand.self, SettingsCommand.self,
         ]
     )

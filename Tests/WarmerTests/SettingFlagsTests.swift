@@ -10,7 +10,7 @@ import TestSupport
 @Suite struct SettingFlagsTests {
     /// What each command needs besides settings to parse.
     static let requiredArguments: [SettingCommand: [String]] = [
-        .enqueue: ["urls.txt"], .cancel: ["batch"], .priority: ["high", "--batch", "b"],
+        .enqueue: ["urls.txt"], .cancel: ["batch"], .priority: ["high", "--batch", "b"], .group: ["tenant"],
         .deadRetry: ["--all"], .deadPurge: ["--all"], .warm: ["urls.txt"],
         .cachePath: ["https://example.com/a.jpg"], .cacheGet: ["https://example.com/a.jpg"],
     ]

@@ -22,4 +22,16 @@ extension JobQueue {
               (maxInFlight.map { $0 >= 0 } ?? true) else { throw .invalidGroup(name) }
         _ = try await run(QueueScripts.group, [name, weight.map(String.init) ?? "", maxInFlight.map(String.init) ?? ""])
     }
+
+    /// Group `name`'s settings and its jobs queued and running. A group
+    /// never set and with no job reads as weight 1, no limit, nothing queued.
+    /// - Throws: `SchedulerError.invalidGroup` for a name out of range.
+    public func group(_ name: String) async throws(SchedulerError) -> GroupState {
+        guard Self.isValidBatchID(name) else { throw .invalidGroup(name) }
+        let weight = try await send(["HGET", keys.groupWeights, name]).string.flatMap { Int($0) } ?? 1
+        let limit = try await send(["HGET", keys.groupLimits, name]).string.flatMap { Int($0) }
+        let queued = try await send(["ZCARD", keys.groupQueue(name)]).integer ?? 0
+        let running = try await send(["HGET", keys.group(name), "active"]).string.flatMap { Int($0) } ?? 0
+        return GroupState(name: name, weight: weight, maxInFlight: limit, queued: queued, running: max(0, running))
+    }
 }

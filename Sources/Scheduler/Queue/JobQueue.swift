@@ -31,6 +31,15 @@ public final class JobQueue: Sendable {
         /// priorities strict. Applies to jobs this client enqueues (or
         /// expands from the intake list). Default: 60 s.
         public var agingInterval: Duration = .seconds(60)
+        /// The head start of a group that becomes active (fair queueing,
+        /// docs/wire-format.md "The order jobs are handed out"): up to this
+        /// many claims in a row before turns alternate, so that a small batch
+        /// arriving while a big one holds every slot takes the next freed
+        /// slots rather than every other one. Shared by all groups that
+        /// become active, refilled by one claim per turn of the others;
+        /// never more than the jobs running less one per group in line.
+        /// 0 turns it off (strict turns). Default: 32.
+        public var groupBurst = 32
         /// Approximate maximum length of the queue-wide event stream. Default: 100,000.
         public var maximumEvents = 100_000
         /// Approximate maximum length of each batch's event stream. Default: 100,000.
@@ -75,6 +84,7 @@ public final class JobQueue: Sendable {
             String(max(1, configuration.retention.milliseconds / 1000)), String(max(1, configuration.leaseDuration.milliseconds)),
             String(max(0, configuration.maximumStalls)), String(max(0, configuration.agingInterval.milliseconds)),
             String(max(0, configuration.recentCapacity)),
+            String(max(0, configuration.groupBurst)),
         ]
         let keys = self.keys
         self.scriptKeys = Dictionary(uniqueKeysWithValues: QueueScripts.all.map { ($0.name, $0.keys(of: keys)) })
@@ -91,7 +101,7 @@ public final class JobQueue: Sendable {
 
     /// The arguments every queue script starts with: the queue context of
     /// `Queue/Lua/queue.lua` (prefix, stream lengths, retention, lease,
-    /// stalls, aging, recent capacity).
+    /// stalls, aging, recent capacity, group burst).
     private let context: [String]
 
     /// Runs a queue script with its declared keys (`QueueScript.keys(of:)`)

@@ -31,6 +31,9 @@ struct EnqueueCommand: AsyncParsableCommand, ConfiguredCommand {
     @Option(name: Settings.aging.info.argumentName, help: Settings.aging.info.argumentHelp)
     var aging: String?
 
+    @Option(name: Settings.groupBurst.info.argumentName, help: Settings.groupBurst.info.argumentHelp)
+    var groupBurst: String?
+
     @Option(help: ArgumentHelp("Seconds a worker may spend on each job, all its download attempts included, before it fails with deadline_exceeded (an intake document's \"timeout\"); default: each worker's --job-timeout.", valueName: "seconds"))
     var timeout: Int?
 
@@ -58,7 +61,7 @@ struct EnqueueCommand: AsyncParsableCommand, ConfiguredCommand {
     static let settingCommand = SettingCommand.enqueue
 
     var settingFlags: GivenFlags {
-        redis.givenFlags.merging(wait.givenFlags).with(Settings.aging, aging)
+        redis.givenFlags.merging(wait.givenFlags).with(Settings.aging, aging).with(Settings.groupBurst, groupBurst)
     }
 
     func run() async throws {
@@ -70,6 +73,7 @@ struct EnqueueCommand: AsyncParsableCommand, ConfiguredCommand {
         try list.validate()
         var configuration = JobQueue.Configuration()
         configuration.agingInterval = .milliseconds(Int(settings[Settings.aging] * 1000))
+        configuration.groupBurst = settings[Settings.groupBurst]
         let queue = try settings.makeQueue(configuration: configuration)
         // Enqueueing twice would count the URLs twice: after a broken
         // connection it is not tried again, only when Redis surely did not run it.

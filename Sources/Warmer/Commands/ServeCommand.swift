@@ -46,6 +46,7 @@ struct ServeCommand: AsyncParsableCommand, ConfiguredCommand {
         }
         var queueConfiguration = JobQueue.Configuration()
         queueConfiguration.agingInterval = .milliseconds(Int(settings[Settings.aging] * 1000))
+        queueConfiguration.groupBurst = settings[Settings.groupBurst]
         queueConfiguration.retention = .seconds(settings[Settings.retention])
         let client = RedisClient(url: try settings.redisURL(), name: "redis", connections: 4)
         let queues = QueueDirectory(client: client, configuration: queueConfiguration)

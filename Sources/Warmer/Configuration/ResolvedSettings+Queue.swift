@@ -10,6 +10,7 @@ extension ResolvedSettings {
         configuration.retry.maximumAttempts = self[Settings.jobAttempts]
         configuration.retry.baseDelay = .milliseconds(Int(self[Settings.retryBackoff] * 1000))
         configuration.agingInterval = .milliseconds(Int(self[Settings.aging] * 1000))
+        configuration.groupBurst = self[Settings.groupBurst]
         configuration.retention = .seconds(self[Settings.retention])
         configuration.recentCapacity = self[Settings.recentCapacity]
         return configuration

@@ -1,7 +1,7 @@
 /// A `warmer` command, as the settings catalogue names the commands that
 /// read each setting.
 enum SettingCommand: String, Sendable, Hashable, CaseIterable, Comparable {
-    case worker, enqueue, watch, status, batches, workers, cancel, priority, pause, resume
+    case worker, enqueue, watch, status, batches, workers, cancel, priority, group, pause, resume
     case deadList = "dead list", deadRetry = "dead retry", deadPurge = "dead purge"
     case warm, serve
     case cachePath = "cache path", cacheGet = "cache get"

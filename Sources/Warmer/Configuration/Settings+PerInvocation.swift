@@ -7,13 +7,14 @@ extension Settings {
 
     /// Each command's per-invocation flags, without their dashes.
     static let perInvocationFlags: [SettingCommand: [String]] = [
-        .enqueue: ["priority", "destination", "batch", "group", "timeout"] + processingFlags,
+        .enqueue: ["priority", "destination", "batch", "group", "timeout", "fresh-for"] + processingFlags,
         .watch: ["batch", "json"],
         .status: ["failures", "limit", "throughput", "seconds", "job"],
         .batches: ["limit", "before", "json"],
         .workers: ["json"],
         .cancel: ["job"],
         .priority: ["batch", "job"],
+        .group: ["weight", "limit", "no-limit", "reset", "json"],
         .deadList: ["limit", "json"],
         .deadRetry: ["all"],
         .deadPurge: ["all"],

@@ -2,7 +2,7 @@ import Scheduler
 
 /// The queue policy a worker applies: leases, stalls, retries, aging, retention, recently warmed work.
 extension Settings {
-    static let queuePolicy: [any AnySetting] = [leaseDuration, maxStalls, jobAttempts, retryBackoff, aging, retention, recentCapacity]
+    static let queuePolicy: [any AnySetting] = [leaseDuration, maxStalls, jobAttempts, retryBackoff, aging, groupBurst, retention, recentCapacity]
 
     /// The longest `retry-backoff` and `aging`, in seconds: a year.
     static let longestWait: Double = 365 * 24 * 3600
@@ -31,6 +31,11 @@ extension Settings {
         "aging", kind: .number, default: 60, example: "60", valueName: "seconds", commands: [.worker, .enqueue, .serve],
         help: "Seconds of waiting one priority level is worth, so low priorities are never starved; 0 for strict priorities. The worker applies it to jobs expanded from intake documents and to downloads waiting for a fleet rate-limit permit, enqueue to its batch.",
         convert: SettingConversion.number(0...longestWait))
+
+    static let groupBurst = Setting<Int>(
+        "group-burst", kind: .wholeNumber, default: 32, example: "32", valueName: "claims", commands: [.worker, .enqueue, .serve],
+        help: "Claims a group (a batch, or a producer's group) that becomes active may take in a row before the groups of its priority take turns, so that a small batch arriving while a big one holds every slot gets the next freed slots; at most the jobs running less one per group in line, shared by every group that becomes active and refilled by one claim per turn of the others. 0 for strict turns.",
+        convert: SettingConversion.wholeNumber(0...100_000))
 
     static let retention = Setting<Int>(
         "retention", kind: .wholeNumber, default: 7 * 24 * 3600, example: "604800", valueName: "seconds", commands: [.worker, .serve],

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// The queue policy a worker applies: leases, stalls, retries, aging, retention, recently warmed work.
+/// The queue policy a worker applies: leases, stalls, retries, aging, group burst, retention, recently warmed work.
 struct QueueOptions: SettingFlags {
     @Option(name: Settings.leaseDuration.info.argumentName, help: Settings.leaseDuration.info.argumentHelp)
     var leaseDuration: String?
@@ -17,6 +17,9 @@ struct QueueOptions: SettingFlags {
     @Option(name: Settings.aging.info.argumentName, help: Settings.aging.info.argumentHelp)
     var aging: String?
 
+    @Option(name: Settings.groupBurst.info.argumentName, help: Settings.groupBurst.info.argumentHelp)
+    var groupBurst: String?
+
     @Option(name: Settings.retention.info.argumentName, help: Settings.retention.info.argumentHelp)
     var retention: String?
 
@@ -30,6 +33,7 @@ struct QueueOptions: SettingFlags {
             .with(Settings.jobAttempts, jobAttempts)
             .with(Settings.retryBackoff, retryBackoff)
             .with(Settings.aging, aging)
+            .with(Settings.groupBurst, groupBurst)
             .with(Settings.retention, retention)
             .with(Settings.recentCapacity, recentCapacity)
     }

@@ -34,6 +34,9 @@ struct ServeOptions: SettingFlags {
     @Option(name: Settings.aging.info.argumentName, help: Settings.aging.info.argumentHelp)
     var aging: String?
 
+    @Option(name: Settings.groupBurst.info.argumentName, help: Settings.groupBurst.info.argumentHelp)
+    var groupBurst: String?
+
     @Option(name: Settings.retention.info.argumentName, help: Settings.retention.info.argumentHelp)
     var retention: String?
 
@@ -49,6 +52,7 @@ struct ServeOptions: SettingFlags {
             .with(Settings.maxEventStreamsPerToken, maxEventStreamsPerToken)
             .with(Settings.warmConcurrency, warmConcurrency)
             .with(Settings.aging, aging)
+            .with(Settings.groupBurst, groupBurst)
             .with(Settings.retention, retention)
     }
 }

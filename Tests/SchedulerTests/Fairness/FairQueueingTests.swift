@@ -46,6 +46,23 @@ struct FairQueueingTests {
         #expect(fleet.claimedBatches == ["a"] + Array(repeating: ["a", "b"], count: 5).flatMap { $0 })
     }
 
+    @Test func aBatchQueuedBeforeTheFirstClaimWaitsAtMostTheBurstBehindAnOlderOne() async throws {
+        // Given two batches queued while nothing claims (a paused queue, no
+        // worker yet), the second some milliseconds after the first
+        let queue = try makeQueue { $0.groupBurst = 8 }
+        _ = try await queue.enqueue(urls: urls(40, "a"), batchID: "a")
+        try await Task.sleep(for: .milliseconds(20))
+        _ = try await queue.enqueue(urls: urls(20, "b"), batchID: "b")
+        // When one slot starts claiming
+        var fleet = try await SlotFleet(queue: queue, slots: 1)
+        for _ in 0..<18 { try await fleet.step() }
+        // Then the older goes first for the burst (and its tie), then they
+        // alternate (before: "a" went on until its turns caught up with
+        // "b"'s arrival in µs, some 20,000 claims)
+        let expected = Array(repeating: "a", count: 9) + Array(repeating: ["b", "a"], count: 5).flatMap { $0 }
+        #expect(fleet.claimedBatches == expected)
+    }
+
     @Test func batchesNamingTheSameGroupShareOneTurn() async throws {
         // Given two batches of tenant "t" and one batch of its own, all queued while the queue serves
         let queue = try makeQueue()

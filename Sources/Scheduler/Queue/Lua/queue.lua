@@ -3,7 +3,7 @@
 -- helpers that read jobs, publish events, count outcomes in batches and end
 -- jobs.
 --
--- Context: every queue script gets the same first eight arguments (built
+-- Context: every queue script gets the same first nine arguments (built
 -- once per queue by `JobQueue`); its own arguments start at ARGV[FIRST].
 --   ARGV[1] prefix          the queue's prefix, `warmer:{NAME}:`; the keys of
 --                           one job or batch are built from it (jobKey,
@@ -15,6 +15,8 @@
 --   ARGV[6] maxStalls       expired leases a job survives before dead-lettering
 --   ARGV[7] agingMs         the wait one priority band is worth, in ms (0: strict)
 --   ARGV[8] recentCapacity  completed works remembered for `freshFor` (0: none)
+--   ARGV[9] burst           the head start of a newly active group, in claims
+--                           (fair queueing: refreshGroup; 0: none)
 --
 -- K: the queue's fixed keys the script declared, by name (`K.queue`,
 -- `K.leases`…; `QueueKeys.Fixed` in Swift holds the layout). A script that
@@ -23,9 +25,9 @@ local Q = {
   prefix = ARGV[1], maxEvents = ARGV[2], maxBatchEvents = ARGV[3], retention = tonumber(ARGV[4]),
   leaseMs = tonumber(ARGV[5]), maxStalls = tonumber(ARGV[6]), agingMs = tonumber(ARGV[7]),
   -- The aging as sent, for job hashes (Redis formats a Lua number with printf).
-  aging = ARGV[7], recentCapacity = tonumber(ARGV[8]) or 0,
+  aging = ARGV[7], recentCapacity = tonumber(ARGV[8]) or 0, burst = math.max(0, tonumber(ARGV[9]) or 0),
 }
-local FIRST = 9
+local FIRST = 10
 local WAKE = 'wake'
 local BANDS = { veryHigh = 0, high = 1, normal = 2, low = 3, veryLow = 4 }
 -- With aging off, a band is worth ~31 years of waiting: strict priorities.
@@ -426,18 +428,56 @@ local function groupOf(job)
   return job.group
 end
 
+-- A group's weight (`groupWeights`): 1 to MAX_WEIGHT, 1 when unset.
+local function groupWeight(name)
+  local weight = math.floor(tonumber(redis.call('HGET', K.groupWeights, name)) or 1)
+  return math.max(1, math.min(MAX_WEIGHT, weight))
+end
+
+-- The head start of a group getting in line in `band` (refreshGroup),
+-- in turns behind the band's `clock`: a newly active group finds every slot
+-- held by the groups already running, and strict turns would give it only
+-- every other freed slot from the start. It may take up to as many claims
+-- in a row as
+--   - its jobs that can run: its queued jobs, within its in-flight limit;
+--   - the slots that turn over in one round, less one for each group in
+--     line: the jobs running (`leases`) less the groups in line in the band,
+--     so that each of them keeps its next turn within the round (with one
+--     slot, turns alternate from the first claim);
+--   - what is left of the band's burst: Q.burst claims, shared by every
+--     group that gets a head start, refilled by one claim per turn of the
+--     band's clock (`burst:B` in `fairness` is the clock at which it was
+--     empty, so the level is clock - burst:B, at most Q.burst).
+-- A group of weight w gets one turn per w of those claims. Returns the
+-- turns and the level of the burst before (0, 0 without a head start).
+local function headStart(band, clock, emptyAt, weight, room)
+  if Q.burst <= 0 or room <= 0 then return 0, 0 end
+  local level = math.min(Q.burst, clock - (emptyAt or -math.huge))
+  local round = redis.call('ZCARD', K.leases) - redis.call('ZCARD', bandGroupsKey(band))
+  local claims = math.min(level, room, round)
+  if claims < weight then return 0, level end
+  return math.floor(claims / weight), level
+end
+
 -- Puts group `name` in line for its current head, or out of line when it
 -- has no queued job or is at its in-flight limit (`groupLimits`); a group
 -- with neither queued nor running jobs is forgotten. A group getting in
--- line takes the virtual time max(V, min(head's arrival, band clock)): V
--- (the group's own, advanced by its claims) keeps a group just served
--- behind the others, the clamp to the band's clock lets a newly active
--- group take its turn at once instead of queueing behind older arrivals; a
--- group staying in line goes on from V. A band left with no group in
--- line starts its clock again: groups queued meanwhile go by their heads'
--- arrivals until the band's next claim.
+-- line takes the virtual time max(V, band clock - H): V (the group's own,
+-- advanced by its claims) keeps a group just served behind the others, the
+-- band's clock lets a newly active group take its turn at once instead of
+-- queueing behind older arrivals, and H, its head start (headStart), lets
+-- it take the next freed slots one after another before turns alternate; a
+-- group staying in line goes on from V. Ties go to the oldest head.
+-- Before a band's first claim (it has no clock yet) groups go by their
+-- heads' arrivals (µs), as older jobs would in a single queue, but at most
+-- Q.burst turns from the first of them (`first:B`), so that a batch
+-- queued long after another one (a paused queue, no worker yet) is not
+-- left behind by the µs between them. A band left with no group in line
+-- forgets its clock, its burst and its first.
 local function bandLeft(band)
-  if band and redis.call('EXISTS', bandGroupsKey(band)) == 0 then redis.call('HDEL', K.fairness, 'clock:' .. band) end
+  if band and redis.call('EXISTS', bandGroupsKey(band)) == 0 then
+    redis.call('HDEL', K.fairness, 'clock:' .. band, 'burst:' .. band, 'first:' .. band)
+  end
 end
 local function refreshGroup(name)
   local key = groupKey(name)
@@ -463,9 +503,29 @@ local function refreshGroup(name)
     -- Still in line (its head was claimed or changed): its turn goes on from its own time.
     virtual = own
   else
-    local clock = tonumber(redis.call('HGET', K.fairness, 'clock:' .. band))
-    if clock and clock < virtual then virtual = clock end
-    if own and own > virtual then virtual = own end
+    local f = redis.call('HMGET', K.fairness, 'clock:' .. band, 'burst:' .. band)
+    local clock = tonumber(f[1])
+    if clock then
+      local weight = groupWeight(name)
+      local room = redis.call('ZCARD', groupQueueKey(name))
+      if limit then room = math.min(room, limit - active) end
+      local turns, level = headStart(band, clock, tonumber(f[2]), weight, room)
+      virtual = clock - turns
+      if own and own > virtual then virtual = own end
+      -- What the head start taken (the clamp to V may shorten it) leaves of the burst.
+      local spent = (clock - virtual) * weight
+      if spent > 0 then redis.call('HSET', K.fairness, 'burst:' .. band, integer(clock - level + spent)) end
+    else
+      -- Before the band's first claim: by arrival, but at most Q.burst
+      -- turns after (or before) the band's first group in line (`first:B`).
+      local first = tonumber(redis.call('HGET', K.fairness, 'first:' .. band))
+      if not first then
+        redis.call('HSET', K.fairness, 'first:' .. band, integer(virtual))
+      else
+        virtual = math.max(first - Q.burst, math.min(virtual, first + Q.burst))
+      end
+      if own and own > virtual then virtual = own end
+    end
   end
   redis.call('ZADD', K.groups, top[2], name)
   redis.call('ZADD', bandGroupsKey(band), integer(virtual), bandMember(top[2], name))
@@ -525,8 +585,7 @@ local function popFairJob()
       -- version: skipped.
       if id and redis.call('ZREM', K.queue, id) == 1 then
         local g = redis.call('HMGET', key, 'credit', 'active')
-        local weight = math.floor(tonumber(redis.call('HGET', K.groupWeights, name)) or 1)
-        weight = math.max(1, math.min(MAX_WEIGHT, weight))
+        local weight = groupWeight(name)
         local credit, own = (tonumber(g[1]) or 0) + 1, virtual
         if credit >= weight then credit, own = 0, virtual + 1 end
         redis.call('HSET', key, 'v', integer(own), 'credit', credit, 'active', (tonumber(g[2]) or 0) + 1)
