@@ -103,33 +103,12 @@ url_list "$JOB_URLS" "$JOBS"
 CACHE="$WORK/cache-fair"
 warm_cache "$JOB_URLS" "$CACHE"
 
-# drain QUEUE: resume the paused queue, wait until nothing is queued or
-# running; sets drain_seconds and drain_redis_us (redis-server CPU a job).
-drain() {
-  local queue=$1 start cpu0 end left
-  wait_quiet "$worker_pid"
-  cpu0=$(redis_cpu)
-  start=$(now)
-  resume_queue "$queue"
-  local deadline=$((SECONDS + WATCH_TIMEOUT))
-  while :; do
-    left=$(rcli eval "return redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[3])" \
-      3 "warmer:{$queue}:queue" "warmer:{$queue}:leases" "warmer:{$queue}:delayed")
-    ((left == 0)) && break
-    if ((SECONDS > deadline)); then log "queue $queue not drained after ${WATCH_TIMEOUT}s"; exit 1; fi
-    sleep 0.05
-  done
-  end=$(now)
-  drain_seconds=$(elapsed "$start" "$end")
-  drain_redis_us=$(awk -v a="$cpu0" -v b="$(redis_cpu)" -v n="$JOBS" 'BEGIN { printf "%.1f", (b - a) * 1e6 / n }')
-}
-
 one_us="" many_us="" one_rate="" many_rate="" pair_ratios=""
 for run in $(seq 1 "$RUNS_N"); do
   warmer_start "one-$run" "$CACHE"
   pause_queue "$worker_queue"
   "$warmer" enqueue --queue "$worker_queue" --batch one "$JOB_URLS" >/dev/null
-  drain "$worker_queue"
+  drain_queue "$worker_queue" "$JOBS"
   check_counters "$worker_queue" one "$JOBS" >/dev/null
   one_us+=" $drain_redis_us"; one_rate+=" $(awk -v s="$drain_seconds" -v n="$JOBS" 'BEGIN { printf "%.0f", n / s }')"
   warmer_stop
@@ -154,7 +133,7 @@ for run in $(seq 1 "$RUNS_N"); do
     sleep 0.2
   done
   in_line=$(rcli zcard "warmer:{$worker_queue}:groups")
-  drain "$worker_queue"
+  drain_queue "$worker_queue" "$JOBS"
   pair_ratios+=" $(awk -v a="$(echo "$one_us" | awk '{ print $NF }')" -v b="$drain_redis_us" 'BEGIN { printf "%.3f", b / a }')"
   many_us+=" $drain_redis_us"; many_rate+=" $(awk -v s="$drain_seconds" -v n="$JOBS" 'BEGIN { printf "%.0f", n / s }')"
   warmer_stop

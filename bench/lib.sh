@@ -461,3 +461,24 @@ disk_hit_batch() {
   run_jobs_per_s=$(awk -v n="$counted" -v t="$run_seconds" 'BEGIN { printf "%.0f", n / t }')
   run_batch_jobs_per_s=$(awk -v n="$jobs" -v c="$created" -v f="$finished" 'BEGIN { printf "%.0f", n * 1000 / (f - c) }')
 }
+
+# drain_queue QUEUE JOBS: resume the paused QUEUE and wait until nothing is
+# queued, running or delayed; sets drain_seconds and drain_redis_us
+# (redis-server CPU per job, over JOBS). Needs a running worker (worker_pid).
+drain_queue() {
+  local queue=$1 jobs=$2 start cpu0 end left deadline=$((SECONDS + WATCH_TIMEOUT))
+  wait_quiet "$worker_pid"
+  cpu0=$(redis_cpu)
+  start=$(now)
+  resume_queue "$queue"
+  while :; do
+    left=$(rcli eval "return redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[3])" \
+      3 "warmer:{$queue}:queue" "warmer:{$queue}:leases" "warmer:{$queue}:delayed")
+    ((left == 0)) && break
+    if ((SECONDS > deadline)); then log "queue $queue not drained after ${WATCH_TIMEOUT}s"; exit 1; fi
+    sleep 0.05
+  done
+  end=$(now)
+  drain_seconds=$(elapsed "$start" "$end")
+  drain_redis_us=$(awk -v a="$cpu0" -v b="$(redis_cpu)" -v n="$jobs" 'BEGIN { printf "%.1f", (b - a) * 1e6 / n }')
+}

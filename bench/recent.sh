@@ -37,23 +37,6 @@ url_list "$JOB_URLS" "$JOBS"
 CACHE="$WORK/cache-recent"
 warm_cache "$JOB_URLS" "$CACHE"
 
-# drain QUEUE: resume the paused QUEUE and wait until no job is queued,
-# running or delayed; sets drain_redis_us (redis-server CPU per job).
-drain() {
-  local queue=$1 cpu0 left deadline=$((SECONDS + WATCH_TIMEOUT))
-  wait_quiet "$worker_pid"
-  cpu0=$(redis_cpu)
-  resume_queue "$queue"
-  while :; do
-    left=$(rcli eval "return redis.call('ZCARD', KEYS[1]) + redis.call('ZCARD', KEYS[2]) + redis.call('ZCARD', KEYS[3])" \
-      3 "warmer:{$queue}:queue" "warmer:{$queue}:leases" "warmer:{$queue}:delayed")
-    ((left == 0)) && break
-    if ((SECONDS > deadline)); then log "queue $queue not drained after ${WATCH_TIMEOUT}s"; exit 1; fi
-    sleep 0.05
-  done
-  drain_redis_us=$(awk -v a="$cpu0" -v b="$(redis_cpu)" -v n="$JOBS" 'BEGIN { printf "%.1f", (b - a) * 1e6 / n }')
-}
-
 used_memory() { rcli info memory | tr -d '\r' | awk -F: '$1 == "used_memory" { print $2 }'; }
 
 ref_us="" rem_us="" usage_bytes="" used_bytes="" fresh_us=""
@@ -61,7 +44,7 @@ for run in 1 2 3; do
   warmer_start "reference-$run" "$CACHE" --recent-capacity 0
   pause_queue "$worker_queue"
   "$warmer" enqueue --queue "$worker_queue" --batch one "$JOB_URLS" >/dev/null
-  drain "$worker_queue"
+  drain_queue "$worker_queue" "$JOBS"
   check_counters "$worker_queue" one "$JOBS" >/dev/null
   ref_us+=" $drain_redis_us"
   warmer_stop
@@ -71,7 +54,7 @@ for run in 1 2 3; do
   pause_queue "$worker_queue"
   "$warmer" enqueue --queue "$worker_queue" --batch one "$JOB_URLS" >/dev/null
   memory0=$(used_memory)
-  drain "$worker_queue"
+  drain_queue "$worker_queue" "$JOBS"
   check_counters "$worker_queue" one "$JOBS" >/dev/null
   rem_us+=" $drain_redis_us"
   key="warmer:{$worker_queue}:recent"
