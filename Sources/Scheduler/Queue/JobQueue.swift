@@ -40,6 +40,11 @@ public final class JobQueue: Sendable {
         /// URLs per enqueue script call; bounds how long one call blocks
         /// Redis (15 to 60 µs a URL). Default: 100, as an intake slice.
         public var enqueueChunkSize = 100
+        /// Parses large intake documents this client's claims take, off
+        /// Redis (docs/wire-format.md, "Large documents"); `nil`: Redis
+        /// decodes each document in the call that takes it. Default: `nil`
+        /// (a `warmer worker` sets one).
+        public var intakeParser: IntakeParser?
 
         /// Creates the default configuration.
         public init() {}
@@ -67,6 +72,7 @@ public final class JobQueue: Sendable {
             keys.prefix, String(configuration.maximumEvents), String(configuration.maximumBatchEvents),
             String(max(1, configuration.retention.milliseconds / 1000)), String(max(1, configuration.leaseDuration.milliseconds)),
             String(max(0, configuration.maximumStalls)), String(max(0, configuration.agingInterval.milliseconds)),
+            configuration.intakeParser == nil ? "" : "worker",
         ]
         let keys = self.keys
         self.scriptKeys = Dictionary(uniqueKeysWithValues: QueueScripts.all.map { ($0.name, $0.keys(of: keys)) })
@@ -83,7 +89,7 @@ public final class JobQueue: Sendable {
 
     /// The arguments every queue script starts with: the queue context of
     /// `Queue/Lua/queue.lua` (prefix, stream lengths, retention, lease,
-    /// stalls, aging).
+    /// stalls, aging, whether this client parses large documents).
     private let context: [String]
 
     /// Runs a queue script with its declared keys (`QueueScript.keys(of:)`)

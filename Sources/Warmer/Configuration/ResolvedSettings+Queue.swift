@@ -2,7 +2,8 @@ import Scheduler
 
 /// The queue policy the settings describe.
 extension ResolvedSettings {
-    /// The queue configuration of a worker.
+    /// The queue configuration of a worker: its claims parse large intake
+    /// documents off Redis (`IntakeParser.intakeDocuments`).
     var queueConfiguration: JobQueue.Configuration {
         var configuration = JobQueue.Configuration()
         configuration.leaseDuration = .seconds(self[Settings.leaseDuration])
@@ -11,6 +12,7 @@ extension ResolvedSettings {
         configuration.retry.baseDelay = .milliseconds(Int(self[Settings.retryBackoff] * 1000))
         configuration.agingInterval = .milliseconds(Int(self[Settings.aging] * 1000))
         configuration.retention = .seconds(self[Settings.retention])
+        configuration.intakeParser = .intakeDocuments()
         return configuration
     }
 }

@@ -3,7 +3,7 @@
 -- helpers that read jobs, publish events, count outcomes in batches and end
 -- jobs.
 --
--- Context: every queue script gets the same first seven arguments (built
+-- Context: every queue script gets the same first eight arguments (built
 -- once per queue by `JobQueue`); its own arguments start at ARGV[FIRST].
 --   ARGV[1] prefix          the queue's prefix, `warmer:{NAME}:`; the keys of
 --                           one job or batch are built from it (jobKey,
@@ -14,6 +14,9 @@
 --   ARGV[5] leaseMs         a claim's lease, in ms
 --   ARGV[6] maxStalls       expired leases a job survives before dead-lettering
 --   ARGV[7] agingMs         the wait one priority band is worth, in ms (0: strict)
+--   ARGV[8] largeDocuments  'worker': the client's claims leave large intake
+--                           documents to it to parse (parsing.lua); '': Redis
+--                           decodes every document
 --
 -- K: the queue's fixed keys the script declared, by name (`K.queue`,
 -- `K.leases`…; `QueueKeys.Fixed` in Swift holds the layout). A script that
@@ -21,10 +24,11 @@
 local Q = {
   prefix = ARGV[1], maxEvents = ARGV[2], maxBatchEvents = ARGV[3], retention = tonumber(ARGV[4]),
   leaseMs = tonumber(ARGV[5]), maxStalls = tonumber(ARGV[6]), agingMs = tonumber(ARGV[7]),
+  largeDocuments = ARGV[8],
   -- The aging as sent, for job hashes (Redis formats a Lua number with printf).
   aging = ARGV[7],
 }
-local FIRST = 8
+local FIRST = 9
 local WAKE = 'wake'
 local BANDS = { veryHigh = 0, high = 1, normal = 2, low = 3, veryLow = 4 }
 -- With aging off, a band is worth ~31 years of waiting: strict priorities.
