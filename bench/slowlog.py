@@ -6,6 +6,11 @@ Reads SLOWLOG GET over RESP (redis-cli's text output flattens the nested
 entries, so their arguments cannot be told from their fields).
 
     bench/slowlog.py PORT [--top N]   (--top: also the N longest, with their first arguments)
+
+It also prints, one line each on standard error, every script's longest
+call and how many of its calls were logged: a script is told by its SHA-1
+and its number of keys (claim.lua 19, parse-push.lua 14, parse-end.lua 18,
+enqueue.lua 17).
 """
 import socket
 import sys
@@ -37,6 +42,17 @@ def main():
     entries = [e for e in read(sock.makefile("rb")) if str(e[3][0]).upper() not in own]
     durations = [entry[2] for entry in entries]
     print(max(durations, default=0) / 1000, sum(d > 10000 for d in durations), len(durations))
+    scripts = {}
+    for entry in entries:
+        arguments = entry[3]
+        if str(arguments[0]).upper() in ("EVALSHA", "EVAL") and len(arguments) > 2:
+            name = f"{str(arguments[1])[:8] if str(arguments[0]).upper() == 'EVALSHA' else 'EVAL'} ({arguments[2]} keys)"
+        else:
+            name = str(arguments[0]).upper()
+        count, longest = scripts.get(name, (0, 0))
+        scripts[name] = (count + 1, max(longest, entry[2]))
+    for name, (count, longest) in sorted(scripts.items(), key=lambda item: -item[1][1]):
+        print(f"  {name:24} longest {longest / 1000:6.1f} ms, {count} calls logged", file=sys.stderr)
     for entry in sorted(entries, key=lambda e: -e[2])[:top]:
         print(f"  {entry[2] / 1000:8.1f} ms  {' '.join(str(a)[:40] for a in entry[3][:4])}", file=sys.stderr)
 

@@ -45,4 +45,36 @@ import TestSupport
             #expect(try OriginTraffic(path: file.lastPathComponent).times.count == 7)
         }
     }
+
+    @Test func aLargeDocumentParsedByTheWorkerHonoursFreshFor() async throws {
+        // Given 250 URLs warmed by one worker (long ones: their document is over 32 KiB, parsed by the worker)
+        let queue = try QueueProbe()
+        let firstCache = try TestEnvironment.temporaryDirectory("cache")
+        let secondCache = try TestEnvironment.temporaryDirectory("cache")
+        defer {
+            try? FileManager.default.removeItem(at: firstCache)
+            try? FileManager.default.removeItem(at: secondCache)
+        }
+        let file = try Origin.makeImage(TestEnvironment.uniqueName("recent-large"), width: 32, height: 32)
+        let base = try Origin.url(of: file).absoluteString
+        let padding = String(repeating: "p", count: 100)
+        let urls = (0..<251).compactMap { URL(string: base + "?n=\($0)&pad=\(padding)") }
+        try await withWorkers(1, queue: queue, cacheDirectory: firstCache) { workers in
+            let first = try await queue.enqueue(Array(urls.prefix(250)))
+            #expect(try await queue.waitUntilFinished(batch: first, timeout: .seconds(120)).completed == 250, "\(workers.logs)")
+        }
+
+        // When a worker with a cache of its own gets them and one more as an intake document with freshFor
+        let list = urls.map { "\"\($0.absoluteString)\"" }.joined(separator: ",")
+        let document = #"{"v":1,"batch":"large-fresh","freshFor":3600,"urls":[\#(list)]}"#
+        #expect(document.utf8.count > 32 * 1024)
+        try await withWorkers(1, queue: queue, cacheDirectory: secondCache) { workers in
+            try await queue.send(["RPUSH", queue.queue.keys.intake, document])
+            let status = try await queue.waitUntilFinished(batch: "large-fresh", timeout: .seconds(120))
+
+            // Then the 250 count as recent and the origin served only the new one
+            #expect(status.total == 251 && status.completed == 251 && status.recent == 250, "\(status)\n\(workers.logs)")
+        }
+        #expect(try OriginTraffic(path: file.lastPathComponent).times.count == 251)
+    }
 }

@@ -40,7 +40,9 @@ extension JobQueue {
         for (end, retryDelay) in zip(ends, retryDelays) where !lost.contains(end.job.id) {
             logEnd(of: end.job, outcome: end.outcome, retryDelay: retryDelay)
         }
-        QueueHousekeeping(reply.dropFirst().first).log(to: logger)
+        let housekeeping = QueueHousekeeping(reply.dropFirst().first)
+        housekeeping.log(to: logger)
+        await parseLeasedDocuments(housekeeping)
         let claimed = Self.jobs(in: reply.first)
         logClaims(claimed)
         return FinishReply(claimed: claimed, lostLeases: lost)

@@ -6,10 +6,13 @@ extension JobQueue {
     /// Claims up to `count` jobs, highest priority first, each leased to
     /// `worker`. Before claiming it promotes due retries, recovers expired
     /// leases and expands one intake document. Returns an empty array when
-    /// nothing is queued or the queue is paused.
+    /// nothing is queued or the queue is paused. With an `intakeParser`, a
+    /// large document the claim took is parsed and staged before it returns.
     public func claim(upTo count: Int, worker: String) async throws(SchedulerError) -> [Job] {
         let reply = try await run(QueueScripts.claim, [String(max(1, count)), worker]).array
-        QueueHousekeeping(reply.dropFirst().first).log(to: logger)
+        let housekeeping = QueueHousekeeping(reply.dropFirst().first)
+        housekeeping.log(to: logger)
+        await parseLeasedDocuments(housekeeping)
         let jobs = Self.jobs(in: reply.first)
         logClaims(jobs)
         return jobs

@@ -56,6 +56,11 @@ public final class JobQueue: Sendable {
         /// are remembered by whichever client ends them (the workers), and
         /// at most for the `retention`. Default: 250,000.
         public var recentCapacity = 250_000
+        /// Parses large intake documents this client's claims take, off
+        /// Redis (docs/wire-format.md, "Large documents"); `nil`: Redis
+        /// decodes each document in the call that takes it. Default: `nil`
+        /// (a `warmer worker` sets one).
+        public var intakeParser: IntakeParser?
 
         /// Creates the default configuration.
         public init() {}
@@ -85,6 +90,7 @@ public final class JobQueue: Sendable {
             String(max(0, configuration.maximumStalls)), String(max(0, configuration.agingInterval.milliseconds)),
             String(max(0, configuration.recentCapacity)),
             String(max(0, configuration.groupBurst)),
+            configuration.intakeParser == nil ? "" : "worker",
         ]
         let keys = self.keys
         self.scriptKeys = Dictionary(uniqueKeysWithValues: QueueScripts.all.map { ($0.name, $0.keys(of: keys)) })
@@ -101,7 +107,8 @@ public final class JobQueue: Sendable {
 
     /// The arguments every queue script starts with: the queue context of
     /// `Queue/Lua/queue.lua` (prefix, stream lengths, retention, lease,
-    /// stalls, aging, recent capacity, group burst).
+    /// stalls, aging, recent capacity, group burst, whether this client
+    /// parses large documents).
     private let context: [String]
 
     /// Runs a queue script with its declared keys (`QueueScript.keys(of:)`)

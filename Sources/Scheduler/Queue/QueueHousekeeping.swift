@@ -19,6 +19,9 @@ struct QueueHousekeeping {
             case cancelled
             /// An intake document that could not be used: dead-lettered.
             case document
+            /// A large intake document leased to this client to parse (id:
+            /// the lease token; detail: its size in bytes).
+            case parse
         }
 
         let kind: Kind
@@ -42,7 +45,12 @@ struct QueueHousekeeping {
         }
     }
 
-    /// One warning line per entry (a cancellation: info).
+    /// The lease tokens of the large documents leased to this client to parse.
+    var parsingLeases: [String] {
+        entries.filter { $0.kind == .parse }.map(\.id)
+    }
+
+    /// One warning line per entry (a cancellation: info; a document to parse: debug).
     func log(to logger: Logger) {
         for entry in entries {
             var metadata: Logger.Metadata = ["job": .string(entry.id)]
@@ -66,6 +74,8 @@ struct QueueHousekeeping {
                 metadata["code"] = .string(entry.detail)
                 metadata["message"] = .string(URLCredentials.masked(entry.note))
                 logger.warning("intake document dead-lettered", metadata: metadata)
+            case .parse:
+                logger.debug("large intake document to parse", metadata: ["bytes": .string(entry.detail)])
             }
         }
     }

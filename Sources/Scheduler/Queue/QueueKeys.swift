@@ -30,6 +30,9 @@ public struct QueueKeys: Sendable, Hashable {
     /// Count of the URLs of large documents staged to become jobs a slice
     /// per claim (the staging keys themselves are the scripts' own: staging.lua).
     public var stagedURLs: String { prefix + "intake:staged" }
+    /// The large intake document a worker is parsing, as sent (a string;
+    /// its lease and pushed URLs are the scripts' own: parsing.lua).
+    public var parsingDocument: String { prefix + "intake:parsing:document" }
     /// Sorted set of queued job ids, scored by arrival plus a handicap per priority level.
     public var queue: String { self[.queue] }
     /// Sorted set of jobs waiting for a retry, scored by when they are due (ms since the epoch).

@@ -2,7 +2,8 @@ import Scheduler
 
 /// The queue policy the settings describe.
 extension ResolvedSettings {
-    /// The queue configuration of a worker.
+    /// The queue configuration of a worker: its claims parse large intake
+    /// documents off Redis (`IntakeParser.intakeDocuments`).
     var queueConfiguration: JobQueue.Configuration {
         var configuration = JobQueue.Configuration()
         configuration.leaseDuration = .seconds(self[Settings.leaseDuration])
@@ -13,6 +14,7 @@ extension ResolvedSettings {
         configuration.groupBurst = self[Settings.groupBurst]
         configuration.retention = .seconds(self[Settings.retention])
         configuration.recentCapacity = self[Settings.recentCapacity]
+        configuration.intakeParser = .intakeDocuments()
         return configuration
     }
 }

@@ -162,7 +162,7 @@ public struct IntakeDocument: Sendable, Hashable {
     }
 
     /// Lua's `[%w%._%-]` in the C locale: ASCII letters and digits, `.`, `_`, `-`.
-    private static func isBatchIDByte(_ byte: UInt8) -> Bool {
+    static func isBatchIDByte(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"): true
         default: false

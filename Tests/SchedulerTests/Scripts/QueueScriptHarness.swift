@@ -15,7 +15,7 @@ struct QueueScriptHarness {
     /// The queue context every queue script starts with (queue.lua): the
     /// prefix, stream lengths 1,000, retention 1 h, lease 30 s, 2 stalls,
     /// aging 60 s, 1,000 remembered completions, a group burst of 32 claims.
-    var context: [String] { [keys.prefix, "1000", "1000", "3600", "30000", "2", "60000", "1000", "32"] }
+    var context: [String] { [keys.prefix, "1000", "1000", "3600", "30000", "2", "60000", "1000", "32", ""] }
     /// The context's lease and aging, in ms.
     let leaseMs = 30_000, agingMs = 60_000
 

@@ -9,8 +9,10 @@
 -- dead-lettered job, { kind, id, url, batches (comma-separated), detail,
 -- worker or message }, kind `stalled` (back in the queue; detail = stalls),
 -- `dead` (stalled too often; detail = stalls), `cancelled` (its lease expired
--- while it was being cancelled) or `document` (an intake document
--- dead-lettered; detail = error code, then the message).
+-- while it was being cancelled), `document` (an intake document
+-- dead-lettered; detail = error code, then the message) or `parse` (a
+-- large intake document leased to the calling worker to parse, parsing.lua;
+-- id = the lease token, detail = its size in bytes).
 local REPORT = {}
 
 -- Moves up to `limit` retries whose backoff has passed back into the queue,

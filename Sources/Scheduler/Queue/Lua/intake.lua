@@ -1,7 +1,7 @@
 -- intake.lua: turning the documents producers push onto `intake` into jobs,
 -- one per claim (docs/wire-format.md, "Producing: intake documents").
 --
--- @include jobs documents housekeeping slices
+-- @include jobs documents housekeeping slices parsing
 
 local MAX_DOCUMENT_URLS = 10000
 
@@ -15,15 +15,10 @@ local function deadLetterDocument(document, code, message, at, batch)
   REPORT[#REPORT + 1] = { 'document', id, '', batch or '', code, reason }
 end
 
--- Why an intake document is invalid, or nil.
-local function documentProblem(d)
-  if type(d) ~= 'table' then return 'the document is not a JSON object' end
-  if d.v ~= 1 then return 'unsupported or missing version "v" (expected the number 1)' end
-  if type(d.urls) ~= 'table' or #d.urls == 0 then return '"urls" must be a non-empty array of strings' end
-  if #d.urls > MAX_DOCUMENT_URLS then return 'more than ' .. MAX_DOCUMENT_URLS .. ' URLs; split the batch' end
-  for i, url in ipairs(d.urls) do
-    if type(url) ~= 'string' or url == '' or #url > 8192 then return 'urls[' .. (i - 1) .. '] is not a URL string' end
-  end
+-- Why the fields of a document of `count` valid URLs are invalid, or nil:
+-- the rules after the URLs' (documentProblem), also checked by parse-end.lua
+-- on the fields a worker sends.
+local function fieldsProblem(d, count)
   if d.batch ~= nil and (type(d.batch) ~= 'string' or not string.match(d.batch, '^[%w%._%-]+$') or #d.batch > 128) then
     return '"batch" must be 1-128 characters from letters, digits, . _ -'
   end
@@ -40,7 +35,7 @@ local function documentProblem(d)
   if d.processing ~= nil and d.destination ~= 'processed' then
     return '"processing" is only for "destination": "processed" (a disk job is never decoded)'
   end
-  if d.total ~= nil and not isInteger(d.total, #d.urls, MAX_TOTAL) then
+  if d.total ~= nil and not isInteger(d.total, count, MAX_TOTAL) then
     return '"total" must be an integer from the number of URLs to ' .. integer(MAX_TOTAL)
   end
   if d.timeout ~= nil and not isInteger(d.timeout, 1, MAX_TIMEOUT) then
@@ -52,13 +47,25 @@ local function documentProblem(d)
   return nil
 end
 
+-- Why an intake document is invalid, or nil.
+local function documentProblem(d)
+  if type(d) ~= 'table' then return 'the document is not a JSON object' end
+  if d.v ~= 1 then return 'unsupported or missing version "v" (expected the number 1)' end
+  if type(d.urls) ~= 'table' or #d.urls == 0 then return '"urls" must be a non-empty array of strings' end
+  if #d.urls > MAX_DOCUMENT_URLS then return 'more than ' .. MAX_DOCUMENT_URLS .. ' URLs; split the batch' end
+  for i, url in ipairs(d.urls) do
+    if type(url) ~= 'string' or url == '' or #url > 8192 then return 'urls[' .. (i - 1) .. '] is not a URL string' end
+  end
+  return fieldsProblem(d, #d.urls)
+end
+
 -- Why a part of a batch cannot join it, or nil; and the batch's new count
 -- of URLs received through declared parts. A batch sent in parts declares
 -- its total in every part: the first part sets it; a part declaring another
 -- total, or whose URLs would take the batch past it, is refused, as is a
 -- part without `total` while declared parts are still coming in, and a part
--- with `total` for a batch that exists without one.
-local function partProblem(d, batch)
+-- with `total` for a batch that exists without one. `count`: the document's URLs.
+local function partProblem(d, batch, count)
   local b = redis.call('HMGET', batchKey(batch), 'createdAt', 'declaredTotal', 'received')
   local created, declared, received = b[1], tonumber(b[2]), tonumber(b[3]) or 0
   local name = 'batch "' .. batch .. '"'
@@ -71,16 +78,34 @@ local function partProblem(d, batch)
   end
   if not declared then
     if created then return name .. ' exists and was not sent in parts: a part with "total" must start a new batch' end
-    return nil, #d.urls
+    return nil, count
   end
   if declared ~= d.total then
     return name .. ' was declared with total ' .. integer(declared) .. '; this part declares ' .. integer(d.total)
   end
-  if received + #d.urls > declared then
+  if received + count > declared then
     return name .. ' has total ' .. integer(declared) .. ' and ' .. integer(received) .. ' URLs in: this part\'s ' ..
-      #d.urls .. ' would make ' .. integer(received + #d.urls)
+      count .. ' would make ' .. integer(received + count)
   end
-  return nil, received + #d.urls
+  return nil, received + count
+end
+
+-- Counts a valid document `d` of `count` URLs (one `partProblem` accepted,
+-- with the batch's new count `received`) in `batch`'s parts; returns what
+-- its URLs add to the batch's total.
+local function countDocument(d, batch, received, count)
+  if not d.total then return count end
+  -- The first part sets the batch's total; later ones only bring URLs.
+  local addToTotal = redis.call('HSETNX', batchKey(batch), 'declaredTotal', integer(d.total)) == 1 and d.total or 0
+  redis.call('HSET', batchKey(batch), 'received', integer(received))
+  return addToTotal
+end
+
+-- The settings the jobs of document `d` are made with, as staged
+-- (STAGING_FIELDS, staging.lua).
+local function stagingSettings(d, batch)
+  return { batch = batch, destination = d.destination or 'disk', processing = d.processing or '',
+    timeout = d.timeout and integer(d.timeout) or '', group = d.group or '', freshFor = d.freshFor and integer(d.freshFor) or '' }
 end
 
 -- Adds the URLs of a valid document `d` (one `partProblem` accepted, with
@@ -88,14 +113,27 @@ end
 -- once, the rest staged (staging.lua). Returns the number of new jobs made
 -- now, how many URLs were staged, and how many counted as recently warmed.
 local function acceptDocument(d, batch, received, at)
-  local addToTotal = #d.urls
-  if d.total then
-    -- The first part sets the batch's total; later ones only bring URLs.
-    addToTotal = redis.call('HSETNX', batchKey(batch), 'declaredTotal', integer(d.total)) == 1 and d.total or 0
-    redis.call('HSET', batchKey(batch), 'received', integer(received))
-  end
+  local addToTotal = countDocument(d, batch, received, #d.urls)
   return addJobsInSlices(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', d.urls, addToTotal,
     d.timeout and integer(d.timeout) or '', at, d.group, d.freshFor and integer(d.freshFor) or '')
+end
+
+-- Accepts a document a worker parsed (parsing.lua): `d` its fields (the
+-- document without `urls`), its `count` URLs pushed to the parsing slot,
+-- which becomes its staging list; or dead-letters it as the expansion
+-- would. `document` is what its dead letter keeps.
+local function acceptParsedDocument(d, count, document, at)
+  if type(d) ~= 'table' then return deadLetterDocument(document, 'invalid_document', 'the document is not a JSON object', at) end
+  local problem = fieldsProblem(d, count)
+  if problem then return deadLetterDocument(document, 'invalid_document', problem, at) end
+  local batch = d.batch or ('intake-' .. redis.call('INCR', K.sequence))
+  local received
+  problem, received = partProblem(d, batch, count)
+  if problem then return deadLetterDocument(document, 'invalid_document', problem, at, batch) end
+  local addToTotal = countDocument(d, batch, received, count)
+  addJobs(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', {}, addToTotal,
+    d.timeout and integer(d.timeout) or '', at, d.group)
+  stageDocument(stagingSettings(d, batch), count, function(key) redis.call('RENAME', PARSING_URLS, key) end)
 end
 
 -- Turns one intake document into jobs, or dead-letters it with its reason.
@@ -109,18 +147,43 @@ local function expandDocument(document, at)
   if problem then return deadLetterDocument(document, 'invalid_document', problem, at, named) end
   local batch = d.batch or ('intake-' .. redis.call('INCR', K.sequence))
   local received
-  problem, received = partProblem(d, batch)
+  problem, received = partProblem(d, batch, #d.urls)
   if problem then return deadLetterDocument(document, 'invalid_document', problem, at, batch) end
   acceptDocument(d, batch, received, at)
 end
 
+-- Expands `document`, which has left the intake list: should its expansion
+-- still fail (it cannot once validated), it is dead-lettered rather than
+-- lost, and the calling script (a claim, or a finish that already ended its
+-- job) goes on.
+local function expandTakenDocument(document, at)
+  local ok, failure = pcall(expandDocument, document, at)
+  if not ok then
+    local reason = type(failure) == 'table' and (failure.err or '?') or tostring(failure)
+    deadLetterDocument(document, 'invalid_document', 'the document could not be expanded: ' .. reason, at)
+  end
+end
+
 -- Turns the next slice of a staged document into jobs if one is staged;
--- else expands the next intake document, if any: first one an idle worker
--- moved to `intake:pending` while waking, else the head of the intake list.
--- A wake-up marker at the head stays for idle workers unless a document
+-- else, unless a document is being parsed (parsing.lua), expands the next
+-- intake document, if any: first one an idle worker moved to
+-- `intake:pending` while waking, else the head of the intake list. A large
+-- one is parked for `worker` to parse instead when the client parses
+-- (context `largeDocuments`). A document whose parsing lease expired goes
+-- to `worker` (or is expanded here when the client parses nothing). A
+-- wake-up marker at the head stays for idle workers unless a document
 -- waits behind it.
-local function takeIntake(at)
+local function takeIntake(at, worker)
   if expandStagedSlice(at) then return end
+  local parses = Q.largeDocuments == 'worker' and worker ~= nil
+  local deadline = tonumber(redis.call('HGET', PARSING, 'deadline'))
+  if deadline then
+    if deadline > at then return end
+    if parses then REPORT[#REPORT + 1] = leaseParsing(worker, at) return end
+    local parked = redis.call('GET', PARSING_DOCUMENT) or ''
+    clearParsing()
+    return expandTakenDocument(parked, at)
+  end
   local document = redis.call('LPOP', K.pendingIntake)
   while document == WAKE do document = redis.call('LPOP', K.pendingIntake) end
   if not document then
@@ -132,12 +195,9 @@ local function takeIntake(at)
     if not head or head == WAKE then return end
     document = redis.call('LPOP', K.intake)
   end
-  -- The document has left the list: should its expansion still fail (it
-  -- cannot once validated), it is dead-lettered rather than lost, and the
-  -- calling script (a claim, or a finish that already ended its job) goes on.
-  local ok, failure = pcall(expandDocument, document, at)
-  if not ok then
-    local reason = type(failure) == 'table' and (failure.err or '?') or tostring(failure)
-    deadLetterDocument(document, 'invalid_document', 'the document could not be expanded: ' .. reason, at)
+  if parses and #document > LARGE_DOCUMENT_BYTES then
+    REPORT[#REPORT + 1] = parkDocument(document, worker, at)
+    return
   end
+  expandTakenDocument(document, at)
 end

@@ -3,7 +3,7 @@
 -- helpers that read jobs, publish events, count outcomes in batches and end
 -- jobs.
 --
--- Context: every queue script gets the same first nine arguments (built
+-- Context: every queue script gets the same first ten arguments (built
 -- once per queue by `JobQueue`); its own arguments start at ARGV[FIRST].
 --   ARGV[1] prefix          the queue's prefix, `warmer:{NAME}:`; the keys of
 --                           one job or batch are built from it (jobKey,
@@ -17,6 +17,9 @@
 --   ARGV[8] recentCapacity  completed works remembered for `freshFor` (0: none)
 --   ARGV[9] burst           the head start of a newly active group, in claims
 --                           (fair queueing: refreshGroup; 0: none)
+--   ARGV[10] largeDocuments 'worker': the client's claims leave large intake
+--                           documents to it to parse (parsing.lua); '': Redis
+--                           decodes every document
 --
 -- K: the queue's fixed keys the script declared, by name (`K.queue`,
 -- `K.leases`…; `QueueKeys.Fixed` in Swift holds the layout). A script that
@@ -24,10 +27,11 @@
 local Q = {
   prefix = ARGV[1], maxEvents = ARGV[2], maxBatchEvents = ARGV[3], retention = tonumber(ARGV[4]),
   leaseMs = tonumber(ARGV[5]), maxStalls = tonumber(ARGV[6]), agingMs = tonumber(ARGV[7]),
+  largeDocuments = ARGV[10],
   -- The aging as sent, for job hashes (Redis formats a Lua number with printf).
   aging = ARGV[7], recentCapacity = tonumber(ARGV[8]) or 0, burst = math.max(0, tonumber(ARGV[9]) or 0),
 }
-local FIRST = 10
+local FIRST = 11
 local WAKE = 'wake'
 local BANDS = { veryHigh = 0, high = 1, normal = 2, low = 3, veryLow = 4 }
 -- With aging off, a band is worth ~31 years of waiting: strict priorities.

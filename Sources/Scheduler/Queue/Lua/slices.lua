@@ -8,17 +8,29 @@
 -- queue grows), so a slice holds Redis for a few milliseconds.
 local SLICE_URLS = 100
 
--- Stages `urls[from..]` for `batch` (queued in `group`, checked against
--- `recent` with `freshFor` seconds when made into jobs), to become jobs a
--- slice at a time.
-local function stageURLs(batch, destination, processing, timeout, group, freshFor, urls, from)
+-- Stages a document: `settings` holds the STAGING_FIELDS (staging.lua) of
+-- its jobs (each a string, '' for the default), `fill(urlsKey)` pushes its
+-- `count` URLs, in order, to the list `urlsKey` (or renames a filled list
+-- to it: parsed.lua).
+local function stageDocument(settings, count, fill)
   local id = tostring(redis.call('INCR', K.sequence))
   local key = stagingKey(id)
-  redis.call('HSET', key, 'batch', batch, 'destination', destination, 'processing', processing, 'timeout', timeout,
-    'group', group or '', 'freshFor', freshFor)
-  for i = from, #urls, 1000 do redis.call('RPUSH', key .. ':urls', unpack(urls, i, math.min(i + 999, #urls))) end
+  local fields = {}
+  for _, name in ipairs(STAGING_FIELDS) do append(fields, { name, settings[name] or '' }) end
+  redis.call('HSET', key, unpack(fields))
+  fill(key .. ':urls')
   redis.call('RPUSH', STAGING, id)
-  redis.call('INCRBY', STAGED, #urls - from + 1)
+  redis.call('INCRBY', STAGED, count)
+end
+
+-- Stages `urls` for `batch` (queued in `group`, checked against `recent`
+-- with `freshFor` seconds as they become jobs), to become jobs a slice at a time.
+local function stageURLs(batch, destination, processing, timeout, group, freshFor, urls)
+  local settings = { batch = batch, destination = destination, processing = processing, timeout = timeout,
+    group = group or '', freshFor = freshFor or '' }
+  stageDocument(settings, #urls, function(key)
+    for i = 1, #urls, 1000 do redis.call('RPUSH', key, unpack(urls, i, math.min(i + 999, #urls))) end
+  end)
 end
 
 -- Adds `urls` to `batch` as jobs (addJobs, which counts `addToTotal` in the
@@ -34,7 +46,7 @@ local function addJobsInSlices(batch, priority, destination, processing, urls, a
     return made, 0, recent
   end
   addJobs(batch, priority, destination, processing, {}, addToTotal, timeout, at, group, 0)
-  stageURLs(batch, destination, processing, timeout, group, freshFor, urls, 1)
+  stageURLs(batch, destination, processing, timeout, group, freshFor, urls)
   return 0, #urls, 0
 end
 
@@ -44,12 +56,15 @@ local function expandStagedSlice(at)
   local id = redis.call('LINDEX', STAGING, 0)
   if not id then return false end
   local key = stagingKey(id)
-  local s = redis.call('HMGET', key, 'batch', 'destination', 'processing', 'timeout', 'group', 'freshFor')
+  local values = redis.call('HMGET', key, unpack(STAGING_FIELDS))
+  local s = {}
+  for i, name in ipairs(STAGING_FIELDS) do s[name] = values[i] end
   local urls = redis.call('LPOP', key .. ':urls', SLICE_URLS)
-  if urls and s[1] then
+  if urls and s.batch then
     redis.call('DECRBY', STAGED, #urls)
-    local priority = redis.call('HGET', batchKey(s[1]), 'priority') or 'normal'
-    addJobs(s[1], priority, s[2] or 'disk', s[3] or '', urls, 0, s[4] or '', at, s[5] or '', (tonumber(s[6]) or 0) * 1000)
+    local priority = redis.call('HGET', batchKey(s.batch), 'priority') or 'normal'
+    addJobs(s.batch, priority, s.destination or 'disk', s.processing or '', urls, 0, s.timeout or '', at, s.group or '',
+      (tonumber(s.freshFor) or 0) * 1000)
   end
   if redis.call('EXISTS', key .. ':urls') == 0 then
     redis.call('DEL', key)

@@ -5,8 +5,9 @@
 -- checked whole and counted whole in its batch's total (so the batch cannot
 -- complete early), and staged:
 --   intake:staging             list of staged document ids, oldest first
---   intake:staging:<id>        hash: batch, destination, processing, timeout, group,
---                              freshFor
+--   intake:staging:<id>        hash: STAGING_FIELDS (batch, destination, processing,
+--                              timeout, group, freshFor): what its slices need to
+--                              become jobs
 --   intake:staging:<id>:urls   list of its URLs not yet jobs, in order
 --   intake:staged              how many URLs are staged in all
 -- Each claim then turns the next SLICE_URLS staged URLs into jobs before it
@@ -22,6 +23,10 @@
 local function stagingKey(id) return Q.prefix .. 'intake:staging:' .. id end
 local STAGING = Q.prefix .. 'intake:staging'
 local STAGED = Q.prefix .. 'intake:staged'
+-- The fields of a staged document's hash, in the order they are written and
+-- read: a new setting that jobs are made with is one more name here (and
+-- in the settings stagingSettings, intake.lua, takes from a document).
+local STAGING_FIELDS = { 'batch', 'destination', 'processing', 'timeout', 'group', 'freshFor' }
 
 -- Drops the staged URLs of `batch` (it is being cancelled); returns how many.
 local function dropStaged(batch)

@@ -30,7 +30,7 @@ local batch = d.batch or fallback
 local partField = 'part:' .. digest
 if d.batch and redis.call('HEXISTS', batchKey(batch), partField) == 1 then return { batch, 0, 1, 0, 0 } end
 local received
-problem, received = partProblem(d, batch)
+problem, received = partProblem(d, batch, #d.urls)
 if problem then return redis.error_reply('INVALID_DOCUMENT ' .. problem) end
 local newJobs, staged, recent = acceptDocument(d, batch, received, now())
 if d.batch then redis.call('HSET', batchKey(batch), partField, '1') end

@@ -19,7 +19,7 @@ end
 local function claimJobs(count, worker, at)
   promoteDelayed(at, 100)
   sweepLeases(at, 100)
-  takeIntake(at)
+  takeIntake(at, worker)
   local claimed = {}
   if count < 1 or isPaused() then return claimed end
   adoptUngrouped(100)

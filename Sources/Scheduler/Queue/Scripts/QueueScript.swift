@@ -77,6 +77,7 @@ struct QueueScript: Sendable {
         LuaFile("jobs", PackageResources.jobs_lua),
         LuaFile("staging", PackageResources.staging_lua),
         LuaFile("slices", PackageResources.slices_lua),
+        LuaFile("parsing", PackageResources.parsing_lua),
         LuaFile("documents", PackageResources.documents_lua),
         LuaFile("housekeeping", PackageResources.housekeeping_lua),
         LuaFile("intake", PackageResources.intake_lua),

@@ -6,6 +6,10 @@ enum QueueScripts {
     static let enqueue = QueueScript(LuaFile("enqueue", PackageResources.enqueue_lua))
     /// Enqueues one intake document sent over HTTP (submit.lua).
     static let submit = QueueScript(LuaFile("submit", PackageResources.submit_lua))
+    /// Pushes the next URLs of a large document a worker parses (parse-push.lua).
+    static let parsePush = QueueScript(LuaFile("parse-push", PackageResources.parse_push_lua))
+    /// Stages or dead-letters a large document a worker parsed (parse-end.lua).
+    static let parseEnd = QueueScript(LuaFile("parse-end", PackageResources.parse_end_lua))
     /// Claims jobs for a worker (claim.lua).
     static let claim = QueueScript(LuaFile("claim", PackageResources.claim_lua))
     /// Ends a job and claims the worker's next ones (finish.lua).
@@ -34,6 +38,6 @@ enum QueueScripts {
     /// Every transition.
     static var all: [QueueScript] {
         [enqueue, submit, claim, finish, release, renew, publishWhileLeased, cancel, priority, retryDead, purgeDead, controlDocument,
-         ratePermit, group]
+         ratePermit, group, parsePush, parseEnd]
     }
 }
