@@ -51,7 +51,9 @@ struct FairQueueingTests {
         // worker yet), the second some milliseconds after the first
         let queue = try makeQueue { $0.groupBurst = 8 }
         _ = try await queue.enqueue(urls: urls(40, "a"), batchID: "a")
-        try await Task.sleep(for: .milliseconds(20))
+        // (20 ms later on the queue clock, in µs: the arrival stamp of the next job)
+        let stamp = Int(try await queue.client.send(["GET", queue.keys.clock]).string ?? "0") ?? 0
+        try await queue.client.send(["SET", queue.keys.clock, String(stamp + 20_000)])
         _ = try await queue.enqueue(urls: urls(20, "b"), batchID: "b")
         // When one slot starts claiming
         var fleet = try await SlotFleet(queue: queue, slots: 1)
