@@ -8,15 +8,16 @@ import TestSupport
 /// of hosts with local caches): the origin's access log shows no second
 /// request. Without `--fresh-for` that worker fetches them again.
 @Suite struct RecentlyWarmedWorkerTests {
+    /// Deletes the tests' cache folders: one per worker, as on hosts with local caches.
+    private static func remove(_ folders: URL...) {
+        for folder in folders { try? FileManager.default.removeItem(at: folder) }
+    }
+
     @Test func aBatchWithFreshForDoesNotFetchWhatAnyWorkerWarmedRecently() async throws {
         // Given a worker that warmed five URLs of one origin image into its cache
         let queue = try QueueProbe()
-        let firstCache = try TestEnvironment.temporaryDirectory("cache")
-        let secondCache = try TestEnvironment.temporaryDirectory("cache")
-        defer {
-            try? FileManager.default.removeItem(at: firstCache)
-            try? FileManager.default.removeItem(at: secondCache)
-        }
+        let (firstCache, secondCache) = (try TestEnvironment.temporaryDirectory("cache"), try TestEnvironment.temporaryDirectory("cache"))
+        defer { Self.remove(firstCache, secondCache) }
         let file = try Origin.makeImage(TestEnvironment.uniqueName("recent"), width: 64, height: 48)
         let base = try Origin.url(of: file).absoluteString
         let urls = (0..<6).compactMap { URL(string: base + "?n=\($0)") }
@@ -49,12 +50,8 @@ import TestSupport
     @Test func aLargeDocumentParsedByTheWorkerHonoursFreshFor() async throws {
         // Given 250 URLs warmed by one worker (long ones: their document is over 32 KiB, parsed by the worker)
         let queue = try QueueProbe()
-        let firstCache = try TestEnvironment.temporaryDirectory("cache")
-        let secondCache = try TestEnvironment.temporaryDirectory("cache")
-        defer {
-            try? FileManager.default.removeItem(at: firstCache)
-            try? FileManager.default.removeItem(at: secondCache)
-        }
+        let (firstCache, secondCache) = (try TestEnvironment.temporaryDirectory("cache"), try TestEnvironment.temporaryDirectory("cache"))
+        defer { Self.remove(firstCache, secondCache) }
         let file = try Origin.makeImage(TestEnvironment.uniqueName("recent-large"), width: 32, height: 32)
         let base = try Origin.url(of: file).absoluteString
         let padding = String(repeating: "p", count: 100)
