@@ -1,15 +1,26 @@
 import Testing
 @testable import Scheduler
 
-/// Issue 24, item 5: a large document is staged whole by the claim that
-/// checks it, then becomes jobs 100 URLs per claim (staging.lua), so that
+/// Issue 24, item 5: a document of more than 50 URLs is staged whole by the
+/// call that checks it, then becomes jobs 100 URLs per claim (staging.lua), so that
 /// no call holds Redis for long, and its batch stays
 /// exact meanwhile: every URL counts in the total at once, a cancel reaches
 /// the URLs not yet jobs, a priority change reaches the later slices, and a
-/// half-expanded document is finished by whichever claim comes next.
+/// half-expanded document is finished by whichever claim comes next. A
+/// slice stops early once it has spent the queue's `sliceBudget`.
+///
+/// The tests that count whole slices turn the time budget off, so that
+/// their counts never depend on the machine's speed.
 @Suite("Intake slices")
 struct IntakeSliceTests {
     private static let slice = 100
+    /// The URLs a slice makes into jobs between two looks at the clock (slices.lua).
+    private static let chunk = 20
+
+    /// A queue whose claims make whole slices of 100, however long they take.
+    private func makeQueue() throws -> JobQueue {
+        try SchedulerTests.makeQueue { $0.sliceBudget = .zero }
+    }
 
     /// A document of `count` URLs for `batch`, pushed with a plain RPUSH.
     private func push(_ count: Int, batch: String, to queue: JobQueue, extra: String = "") async throws {
@@ -101,5 +112,60 @@ struct IntakeSliceTests {
         let members = try await queue.client.send(["ZCARD", queue.keys.groupQueue("tenant-a")]).integer
         #expect(members == 600)
         #expect(try await queue.client.send(["EXISTS", queue.keys.groupQueue("grouped")]).integer == 0)
+    }
+
+    @Test func aSliceThatHasSpentItsBudgetStopsAfterTheChunkThatPassedIt() async throws {
+        // Given a queue whose slices may take 1 µs, less than any chunk of 20 jobs takes, and a staged 200-URL document
+        let queue = try SchedulerTests.makeQueue { $0.sliceBudget = .microseconds(1) }
+        try await queue.pause()
+        try await push(200, batch: "budget", to: queue)
+        _ = try await queue.claim(upTo: 1, worker: "w")
+        #expect(try await queue.statistics().staged == 200)
+
+        // Then each claim makes one chunk of jobs, until none is staged
+        for expected in stride(from: Self.chunk, through: 200, by: Self.chunk) {
+            _ = try await queue.claim(upTo: 1, worker: "w")
+            #expect(try await queue.queuedCount() == expected)
+        }
+        #expect(try await queue.statistics().staged == 0)
+        // and the jobs are the document's URLs, once each, in order
+        try await queue.resume()
+        let jobs = try await queue.claim(upTo: 200, worker: "w")
+        #expect(jobs.map(\.url) == (0..<200).map { "https://images.example/budget/\($0).jpg" })
+    }
+
+    @Test func aCallOfMoreThanFiftyURLsStagesThemAllAndOneOfFiftyMakesThemAtOnce() async throws {
+        let queue = try makeQueue()
+        try await queue.pause()
+        // 50 URLs in one enqueue call become jobs at once; 51 are all staged, counted in their batch
+        _ = try await queue.enqueue(urls: (0..<50).map { "https://images.example/fifty/\($0).jpg" }, batchID: "fifty")
+        #expect(try await queue.queuedCount() == 50)
+        var whole = JobQueue.Configuration()
+        whole.enqueueChunkSize = 51
+        let wide = try JobQueue(client: queue.client, name: queue.keys.name, configuration: whole)
+        _ = try await wide.enqueue(urls: (0..<51).map { "https://images.example/more/\($0).jpg" }, batchID: "more")
+        #expect(try await queue.queuedCount() == 50)
+        #expect(try await queue.statistics().staged == 51)
+        #expect(try await queue.status(ofBatch: "more").total == 51)
+        // and the next claim makes them
+        _ = try await queue.claim(upTo: 1, worker: "w")
+        #expect(try await queue.queuedCount() == 101)
+    }
+
+    @Test func withTheDefaultBudgetEveryClaimMakesAtLeastAChunkAndAtMostASlice() async throws {
+        let queue = try SchedulerTests.makeQueue()
+        #expect(queue.configuration.sliceBudget == .milliseconds(2))
+        try await queue.pause()
+        try await push(1000, batch: "default", to: queue)
+        _ = try await queue.claim(upTo: 1, worker: "w")
+        var queued = 0
+        while try await queue.statistics().staged > 0 {
+            _ = try await queue.claim(upTo: 1, worker: "w")
+            let now = try await queue.queuedCount()
+            #expect((Self.chunk...Self.slice).contains(now - queued), "a claim made \(now - queued) jobs")
+            queued = now
+        }
+        #expect(queued == 1000)
+        #expect(try await queue.status(ofBatch: "default").total == 1000)
     }
 }

@@ -56,7 +56,7 @@ struct URLCredentialsDifferentialTests {
         var masked: [String] = []
         for start in stride(from: 0, to: texts.count, by: 500) {
             let slice = Array(texts[start..<min(start + 500, texts.count)])
-            let reply = try await client.send(["EVAL", script, "0", "p:", "1", "1", "1", "1", "1", "1", "1", "0", ""] + slice)
+            let reply = try await client.send(["EVAL", script, "0", "p:", "1", "1", "1", "1", "1", "1", "1", "0", "", "0"] + slice)
             guard case .array(let items) = reply else {
                 Issue.record("not an array: \(reply)")
                 return masked

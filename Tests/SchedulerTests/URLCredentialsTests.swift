@@ -15,7 +15,7 @@ struct URLCredentialsTests {
     func theQueueScriptsMaskAlike(text: String, expected: String) async throws {
         let client = try makeClient()
         let script = "local K = {}\n" + QueueScript.libraries["queue"]!.text + "\nreturn masked(ARGV[FIRST])"
-        let reply = try await client.send(["EVAL", script, "0", "p:", "1", "1", "1", "1", "1", "1", "1", "0", "", text])
+        let reply = try await client.send(["EVAL", script, "0", "p:", "1", "1", "1", "1", "1", "1", "1", "0", "", "0", text])
         #expect(reply == .string(expected))
     }
 

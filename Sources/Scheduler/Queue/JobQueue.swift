@@ -47,8 +47,17 @@ public final class JobQueue: Sendable {
         /// How long a finished batch (and a finished job) stays readable. Default: 7 days.
         public var retention: Duration = .seconds(7 * 24 * 3600)
         /// URLs per enqueue script call; bounds how long one call blocks
-        /// Redis (15 to 60 µs a URL). Default: 100, as an intake slice.
-        public var enqueueChunkSize = 100
+        /// Redis (15 to 100 µs a URL). A call of more than 50 has its URLs
+        /// staged, to become jobs over the next claims (slices.lua).
+        /// Default: 50, what one call makes into jobs at once.
+        public var enqueueChunkSize = 50
+        /// How long one claim may spend turning staged URLs (the slices of
+        /// a large document, docs/wire-format.md "Large documents") into
+        /// jobs: it stops after the chunk of 20 URLs that passes it, so the
+        /// call holds Redis for about this long even where making a job has
+        /// grown slow (a million jobs queued). `.zero`: no limit, a whole
+        /// slice of 100 URLs a claim. Default: 2 ms.
+        public var sliceBudget: Duration = .milliseconds(2)
         /// How many completed works (URL, destination, processing) the
         /// queue remembers for batches that ask `freshFor`, the oldest
         /// forgotten first: about 127 bytes of Redis memory each, so the
@@ -56,10 +65,10 @@ public final class JobQueue: Sendable {
         /// are remembered by whichever client ends them (the workers), and
         /// at most for the `retention`. Default: 250,000.
         public var recentCapacity = 250_000
-        /// Parses large intake documents this client's claims take, off
-        /// Redis (docs/wire-format.md, "Large documents"); `nil`: Redis
-        /// decodes each document in the call that takes it. Default: `nil`
-        /// (a `warmer worker` sets one).
+        /// Parses large intake documents this client's claims take, and
+        /// those it `submit`s, off Redis (docs/wire-format.md, "Large
+        /// documents"); `nil`: Redis decodes each document in the call that
+        /// takes it. Default: `nil` (`warmer worker` and `warmer serve` set one).
         public var intakeParser: IntakeParser?
 
         /// Creates the default configuration.
@@ -91,6 +100,7 @@ public final class JobQueue: Sendable {
             String(max(0, configuration.recentCapacity)),
             String(max(0, configuration.groupBurst)),
             configuration.intakeParser == nil ? "" : "worker",
+            String(max(0, configuration.sliceBudget.nanoseconds / 1000)),
         ]
         let keys = self.keys
         self.scriptKeys = Dictionary(uniqueKeysWithValues: QueueScripts.all.map { ($0.name, $0.keys(of: keys)) })
@@ -108,7 +118,7 @@ public final class JobQueue: Sendable {
     /// The arguments every queue script starts with: the queue context of
     /// `Queue/Lua/queue.lua` (prefix, stream lengths, retention, lease,
     /// stalls, aging, recent capacity, group burst, whether this client
-    /// parses large documents).
+    /// parses large documents, slice budget).
     private let context: [String]
 
     /// Runs a queue script with its declared keys (`QueueScript.keys(of:)`)

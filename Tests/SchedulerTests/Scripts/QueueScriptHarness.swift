@@ -14,8 +14,9 @@ struct QueueScriptHarness {
 
     /// The queue context every queue script starts with (queue.lua): the
     /// prefix, stream lengths 1,000, retention 1 h, lease 30 s, 2 stalls,
-    /// aging 60 s, 1,000 remembered completions, a group burst of 32 claims.
-    var context: [String] { [keys.prefix, "1000", "1000", "3600", "30000", "2", "60000", "1000", "32", ""] }
+    /// aging 60 s, 1,000 remembered completions, a group burst of 32 claims,
+    /// Redis decoding every document, whole slices (no time budget).
+    var context: [String] { [keys.prefix, "1000", "1000", "3600", "30000", "2", "60000", "1000", "32", "", "0"] }
     /// The context's lease and aging, in ms.
     let leaseMs = 30_000, agingMs = 60_000
 

@@ -1,7 +1,7 @@
 -- enqueue.lua: adds URLs to a batch as jobs (coalescing identical work),
 -- atomically (`JobQueue.enqueue`, in chunks of `enqueueChunkSize` URLs).
 --
--- @include jobs
+-- @include slices
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake sequence clock work events control dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
@@ -18,8 +18,10 @@
 --   freshFor     seconds: a URL whose work completed this recently counts as
 --                completed at once, without a job (addJobs); '' or 0 for none
 --   url…         the URLs
+-- Up to 50 URLs become jobs at once (`JobQueue.enqueue` sends no more); a
+-- call with more stages them all, as a large document's (slices.lua).
 -- Returns { new jobs (URLs that joined a live job are not new), URLs counted
--- as recently warmed }.
+-- as recently warmed, URLs staged }.
 -- Refuses with BAD_ARGUMENT, before writing anything, arguments
 -- `JobQueue.enqueue` never sends.
 -- Events: `started` in this batch for each running job a URL joins; a
@@ -36,4 +38,6 @@ if not BANDS[priority] or (destination ~= 'disk' and destination ~= 'processed')
   or (group ~= '' and not isGroupName(group)) or not isInteger(freshFor, 0, MAX_FRESH_FOR) then
   return redis.error_reply('BAD_ARGUMENT priority, destination, total, timeout, group or freshFor')
 end
-return { addJobs(batch, priority, destination, processing, urls, addToTotal, timeout, now(), group, freshFor * 1000) }
+local made, staged, recent = addJobsInSlices(batch, priority, destination, processing, urls, addToTotal, timeout, now(),
+  group, freshFor == 0 and '' or integer(freshFor))
+return { made, recent, staged }

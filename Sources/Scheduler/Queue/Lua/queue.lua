@@ -3,7 +3,7 @@
 -- helpers that read jobs, publish events, count outcomes in batches and end
 -- jobs.
 --
--- Context: every queue script gets the same first ten arguments (built
+-- Context: every queue script gets the same first eleven arguments (built
 -- once per queue by `JobQueue`); its own arguments start at ARGV[FIRST].
 --   ARGV[1] prefix          the queue's prefix, `warmer:{NAME}:`; the keys of
 --                           one job or batch are built from it (jobKey,
@@ -20,6 +20,9 @@
 --   ARGV[10] largeDocuments 'worker': the client's claims leave large intake
 --                           documents to it to parse (parsing.lua); '': Redis
 --                           decodes every document
+--   ARGV[11] sliceBudgetUs  how long making one slice of staged URLs into jobs
+--                           may take, in µs (slices.lua; 0: no limit, a
+--                           whole slice each call)
 --
 -- K: the queue's fixed keys the script declared, by name (`K.queue`,
 -- `K.leases`…; `QueueKeys.Fixed` in Swift holds the layout). A script that
@@ -27,11 +30,11 @@
 local Q = {
   prefix = ARGV[1], maxEvents = ARGV[2], maxBatchEvents = ARGV[3], retention = tonumber(ARGV[4]),
   leaseMs = tonumber(ARGV[5]), maxStalls = tonumber(ARGV[6]), agingMs = tonumber(ARGV[7]),
-  largeDocuments = ARGV[10],
+  largeDocuments = ARGV[10], sliceBudgetUs = tonumber(ARGV[11]) or 0,
   -- The aging as sent, for job hashes (Redis formats a Lua number with printf).
   aging = ARGV[7], recentCapacity = tonumber(ARGV[8]) or 0, burst = math.max(0, tonumber(ARGV[9]) or 0),
 }
-local FIRST = 11
+local FIRST = 12
 local WAKE = 'wake'
 local BANDS = { veryHigh = 0, high = 1, normal = 2, low = 3, veryLow = 4 }
 -- With aging off, a band is worth ~31 years of waiting: strict priorities.

@@ -31,7 +31,7 @@
 -- Returns { granted, µs }: { 1, µs until the slot } or { 0, µs to wait
 -- before asking again (when the slot would be within the horizon) }.
 -- Events: none.
-local FIRST = 11
+local FIRST = 12
 local prefix, agingMs = ARGV[1], tonumber(ARGV[7])
 local host, band, waitedMs, globalInterval, hostInterval = unpack(ARGV, FIRST, FIRST + 4)
 band, waitedMs = tonumber(band), tonumber(waitedMs)
