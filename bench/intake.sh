@@ -13,7 +13,9 @@
 #   a. documents: N URLs pushed as intake documents of 10,000 URLs each
 #      (`RPUSH warmer:{Q}:intake`, the wire format's limit), as any
 #      producer would, then waited for until the queue holds N jobs;
-#   b. enqueue: `warmer enqueue` of an N-line file on another fresh queue.
+#   b. enqueue: `warmer enqueue` of an N-line file on another fresh queue;
+#   c. POST: the documents of part a POSTed to `warmer serve`'s
+#      /v1/queues/{queue}/batches, on a third.
 # Before each part the SLOWLOG is reset; after it the bench prints its
 # longest entry, how many entries took over 10 ms and the latency
 # monitor's maximum, with the part's wall time. The URLs are never fetched.
@@ -56,6 +58,16 @@ wait_for_jobs() {
   done
 }
 
+# `warmer serve`, for part c: no tokens (loopback only).
+_launch_serve() {
+  echo "$BASHPID" >"$WORK/serve.pid" # exec keeps the pid
+  exec "$warmer" serve --http-port "$1" --cache-dir "$WORK/cache" >"$WORK/serve.log" 2>&1
+}
+_serve_answers() { curl -fsS -o /dev/null "http://127.0.0.1:$1/healthz" 2>/dev/null; }
+mkdir -p "$WORK/cache"
+_start_on_free_port "warmer serve" "$WORK/serve.log" _launch_serve _serve_answers || { log "warmer serve did not start"; exit 1; }
+SERVE_URL="http://127.0.0.1:$STARTED_PORT"
+
 # start_worker QUEUE: a worker on a paused QUEUE, in the background.
 start_worker() {
   "$warmer" pause --queue "$1" >/dev/null
@@ -83,6 +95,18 @@ EOF
   for document in "$WORK"/documents/*.json; do cli -x RPUSH "warmer:{$queue}:intake" <"$document" >/dev/null; done
   wait_for_jobs "$queue" "$n"
   report "documents: $n URLs" "$(elapsed "$start" "$(now)")"
+  stop_worker
+
+  # c. the same documents POSTed to `warmer serve` (it parses bodies over 32 KiB itself)
+  queue="post$n"
+  start_worker "$queue"
+  reset_measures
+  start=$(now)
+  for document in "$WORK"/documents/*.json; do
+    curl -fsS -o /dev/null -H 'Content-Type: application/json' --data-binary "@$document" "$SERVE_URL/v1/queues/$queue/batches"
+  done
+  wait_for_jobs "$queue" "$n"
+  report "POST bodies: $n URLs" "$(elapsed "$start" "$(now)")"
   stop_worker
   rm -rf "$WORK/documents"
 

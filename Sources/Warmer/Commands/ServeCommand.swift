@@ -48,6 +48,8 @@ struct ServeCommand: AsyncParsableCommand, ConfiguredCommand {
         queueConfiguration.agingInterval = .milliseconds(Int(settings[Settings.aging] * 1000))
         queueConfiguration.groupBurst = settings[Settings.groupBurst]
         queueConfiguration.retention = .seconds(settings[Settings.retention])
+        // A large POSTed document is parsed here, not decoded in Redis in one long call.
+        queueConfiguration.intakeParser = .intakeDocuments()
         let client = RedisClient(url: try settings.redisURL(), name: "redis", connections: 4)
         let queues = QueueDirectory(client: client, configuration: queueConfiguration)
         do {

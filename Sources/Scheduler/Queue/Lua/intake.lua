@@ -118,22 +118,39 @@ local function acceptDocument(d, batch, received, at)
     d.timeout and integer(d.timeout) or '', at, d.group, d.freshFor and integer(d.freshFor) or '')
 end
 
--- Accepts a document a worker parsed (parsing.lua): `d` its fields (the
--- document without `urls`), its `count` URLs pushed to the parsing slot,
--- which becomes its staging list; or dead-letters it as the expansion
--- would. `document` is what its dead letter keeps.
+-- Why the fields `d` of a document a client parsed (the document without
+-- `urls`, its `count` URLs pushed) are invalid, or nil.
+local function parsedFieldsProblem(d, count)
+  if type(d) ~= 'table' then return 'the document is not a JSON object' end
+  return fieldsProblem(d, count)
+end
+
+-- Counts a valid document a client parsed, `d` its fields (one
+-- `partProblem` accepted, with the batch's new count `received`), in
+-- `batch`, and stages its `count` URLs: the list `pushed` they were pushed
+-- to becomes its staging list (a rename: O(1) in the URLs).
+local function stagePushedDocument(d, batch, received, count, pushed, at)
+  local addToTotal = countDocument(d, batch, received, count)
+  addJobs(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', {}, addToTotal,
+    d.timeout and integer(d.timeout) or '', at, d.group)
+  stageDocument(stagingSettings(d, batch), count, function(key)
+    redis.call('RENAME', pushed, key)
+    redis.call('PERSIST', key)
+  end)
+end
+
+-- Accepts a document a worker parsed (parsing.lua): `d` its fields, its
+-- `count` URLs pushed to the parsing slot, which becomes its staging list;
+-- or dead-letters it as the expansion would. `document` is what its dead
+-- letter keeps.
 local function acceptParsedDocument(d, count, document, at)
-  if type(d) ~= 'table' then return deadLetterDocument(document, 'invalid_document', 'the document is not a JSON object', at) end
-  local problem = fieldsProblem(d, count)
+  local problem = parsedFieldsProblem(d, count)
   if problem then return deadLetterDocument(document, 'invalid_document', problem, at) end
   local batch = d.batch or ('intake-' .. redis.call('INCR', K.sequence))
   local received
   problem, received = partProblem(d, batch, count)
   if problem then return deadLetterDocument(document, 'invalid_document', problem, at, batch) end
-  local addToTotal = countDocument(d, batch, received, count)
-  addJobs(batch, d.priority or 'normal', d.destination or 'disk', d.processing or '', {}, addToTotal,
-    d.timeout and integer(d.timeout) or '', at, d.group)
-  stageDocument(stagingSettings(d, batch), count, function(key) redis.call('RENAME', PARSING_URLS, key) end)
+  stagePushedDocument(d, batch, received, count, PARSING_URLS, at)
 end
 
 -- Turns one intake document into jobs, or dead-letters it with its reason.

@@ -2,7 +2,7 @@
 -- is parsing (step 2 of parsing.lua; `JobQueue.parseLargeDocument`), and
 -- renews the worker's lease on it.
 --
--- @include parsing
+-- @include parsing staging
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake work events dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
@@ -25,12 +25,9 @@ local urls = { unpack(ARGV, FIRST + 2) }
 if not holdsParsing(token) then
   return redis.error_reply('LEASE_LOST the document is no longer leased to this worker')
 end
-offset = tonumber(offset)
-local pushed = redis.call('LLEN', PARSING_URLS)
-if pushed == offset then
-  if #urls > 0 then pushed = redis.call('RPUSH', PARSING_URLS, unpack(urls)) end
-elseif pushed ~= offset + #urls then
-  return redis.error_reply('OUT_OF_STEP ' .. pushed .. ' URLs pushed, not ' .. tostring(offset))
+local pushed = pushAt(PARSING_URLS, tonumber(offset), urls)
+if not pushed then
+  return redis.error_reply('OUT_OF_STEP ' .. redis.call('LLEN', PARSING_URLS) .. ' URLs pushed, not ' .. tostring(offset))
 end
 redis.call('HSET', PARSING, 'deadline', integer(now() + Q.leaseMs))
 return pushed

@@ -6,6 +6,8 @@ enum QueueScripts {
     static let enqueue = QueueScript(LuaFile("enqueue", PackageResources.enqueue_lua))
     /// Enqueues one intake document sent over HTTP (submit.lua).
     static let submit = QueueScript(LuaFile("submit", PackageResources.submit_lua))
+    /// Pushes the next URLs of a large document a client parsed to submit it (submit-push.lua).
+    static let submitPush = QueueScript(LuaFile("submit-push", PackageResources.submit_push_lua))
     /// Pushes the next URLs of a large document a worker parses (parse-push.lua).
     static let parsePush = QueueScript(LuaFile("parse-push", PackageResources.parse_push_lua))
     /// Stages or dead-letters a large document a worker parsed (parse-end.lua).
@@ -38,6 +40,6 @@ enum QueueScripts {
     /// Every transition.
     static var all: [QueueScript] {
         [enqueue, submit, claim, finish, release, renew, publishWhileLeased, cancel, priority, retryDead, purgeDead, controlDocument,
-         ratePermit, group, parsePush, parseEnd]
+         ratePermit, group, parsePush, parseEnd, submitPush]
     }
 }
