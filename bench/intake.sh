@@ -6,6 +6,9 @@
 #
 #   bench/intake.sh                        (or: make bench-intake)
 #   BENCH_INTAKE_URLS="100000 1000000"     (batch sizes, default both)
+#   BENCH_INTAKE_PIN=1                     (redis-server alone on CPU 1, everything else
+#                                           on CPU 0: a command's time without the OS
+#                                           handing Redis's core to a worker thread midway)
 #
 # For each size N, on a fresh paused queue (so that the worker only expands:
 # a claim expands intake before it finds the queue paused), with one
@@ -30,6 +33,10 @@ DOCUMENT_URLS=10000
 
 bench_setup
 cli() { redis-cli -h 127.0.0.1 -p "$REDIS_PORT" "$@"; }
+if [[ ${BENCH_INTAKE_PIN:-0} == 1 ]]; then
+  taskset -a -pc 1 "$(cli INFO server | tr -d '\r' | awk -F: '/^process_id:/ { print $2 }')" >/dev/null
+  taskset -pc 0 $$ >/dev/null # the worker, serve and the bench's clients inherit it
+fi
 cli CONFIG SET slowlog-log-slower-than 1000 >/dev/null
 cli CONFIG SET slowlog-max-len 100000 >/dev/null
 cli CONFIG SET latency-monitor-threshold 1 >/dev/null
