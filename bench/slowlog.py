@@ -5,7 +5,7 @@ how many took over 10 ms, and how many were logged, on one line.
 Reads SLOWLOG GET over RESP (redis-cli's text output flattens the nested
 entries, so their arguments cannot be told from their fields).
 
-    bench/slowlog.py PORT [--top N]   (--top: also the N longest, with their first arguments)
+    bench/slowlog.py PORT [--top N]   (--top: also the N longest, with their first arguments and place)
 
 It also prints, one line each on standard error, every script's longest
 call and how many of its calls were logged: a script is told by its SHA-1
@@ -53,8 +53,12 @@ def main():
         scripts[name] = (count + 1, max(longest, entry[2]))
     for name, (count, longest) in sorted(scripts.items(), key=lambda item: -item[1][1]):
         print(f"  {name:24} longest {longest / 1000:6.1f} ms, {count} calls logged", file=sys.stderr)
+    # Where in the part each came: its place among the logged entries, oldest first.
+    oldest_first = sorted(entries, key=lambda e: e[0])
+    place = {entry[0]: index + 1 for index, entry in enumerate(oldest_first)}
     for entry in sorted(entries, key=lambda e: -e[2])[:top]:
-        print(f"  {entry[2] / 1000:8.1f} ms  {' '.join(str(a)[:40] for a in entry[3][:4])}", file=sys.stderr)
+        print(f"  {entry[2] / 1000:8.1f} ms  {' '.join(str(a)[:40] for a in entry[3][:4])}"
+              f"  (logged entry {place[entry[0]]} of {len(entries)})", file=sys.stderr)
 
 
 if __name__ == "__main__":
