@@ -168,4 +168,21 @@ struct IntakeSliceTests {
         #expect(queued == 1000)
         #expect(try await queue.status(ofBatch: "default").total == 1000)
     }
+
+    @Test func theWakeUpMarkersOfTheSlicesDoNotPileUpWhereTheLastClaimWouldPopThemOneByOne() async throws {
+        // Given a staged document, and an idle worker that wakes (BLMOVE intake → intake:pending) at each slice's marker
+        let queue = try makeQueue()
+        try await queue.pause()
+        try await push(1000, batch: "wakes", to: queue)
+        _ = try await queue.claim(upTo: 1, worker: "w")
+        var longest = 0
+        while try await queue.statistics().staged > 0 {
+            _ = try await queue.claim(upTo: 1, worker: "w")
+            _ = try await queue.client.send(["LMOVE", queue.keys.intake, queue.keys.pendingIntake, "LEFT", "RIGHT"])
+            longest = max(longest, try await queue.client.send(["LLEN", queue.keys.pendingIntake]).integer ?? 0)
+        }
+        // Then the moved markers were dropped by the next claim each time: at most the last one waits
+        #expect(longest <= 1, "intake:pending held \(longest) wake-up markers")
+        #expect(try await queue.queuedCount() == 1000)
+    }
 }

@@ -189,9 +189,16 @@ end
 -- (context `largeDocuments`). A document whose parsing lease expired goes
 -- to `worker` (or is expanded here when the client parses nothing). A
 -- wake-up marker at the head stays for idle workers unless a document
--- waits behind it.
+-- waits behind it. While slices are made, the wake-up markers idle workers
+-- moved to `intake:pending` (each slice's jobs push one, and each wakes a
+-- worker into the next claim) are dropped as they come: left there, the
+-- 10,000 of a million-URL document were popped one by one in the claim
+-- after its last slice, a call of 7 to 18 ms.
 local function takeIntake(at, worker)
-  if expandStagedSlice(at) then return end
+  if expandStagedSlice(at) then
+    redis.call('LREM', K.pendingIntake, 0, WAKE)
+    return
+  end
   local parses = Q.largeDocuments == 'worker' and worker ~= nil
   local deadline = tonumber(redis.call('HGET', PARSING, 'deadline'))
   if deadline then
