@@ -87,10 +87,45 @@ let package = Package(
             resources: [.embedInCode("Queue/Lua"), .embedInCode("Workers/Lua")]
         ),
         .target(name: "WarmerInput", dependencies: ["PipelineEngine"]),
+        .target(
+            name: "WarmerWorker",
+            dependencies: [
+                "PipelineEngine", "Scheduler", "RedisKit", "WarmerInput", "WarmerSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                // The worker's own `/metrics`, `/healthz`, `/readyz` (StatusServer).
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ]
+        ),
+        .target(
+            name: "WarmerServer",
+            dependencies: [
+                "WarmerWorker", "PipelineEngine", "Scheduler", "RedisKit", "WarmerInput", "WarmerSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                // `serve` uses NIO and HTTP types directly (its channel handlers, its request deadline).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                // `serve` keeps its bearer tokens as SHA-256 digests (BearerTokens).
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            // `serve` answers GET /openapi.yaml with its contract, and serves the
+            // dashboard's HTML, CSS and JavaScript, all compiled in as
+            // `PackageResources.<file>_<extension>`: see `ServerRoutes`, `DashboardAsset`.
+            resources: [.embedInCode("Contract"), .embedInCode("Dashboard/Assets")]
+        ),
         .executableTarget(
             name: "Warmer",
             dependencies: [
-                "PipelineEngine", "Scheduler", "RedisKit", "WarmerInput", "WarmerSupport",
+                "WarmerWorker", "WarmerServer", "PipelineEngine", "Scheduler", "RedisKit", "WarmerInput", "WarmerSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -98,22 +133,10 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Configuration", package: "swift-configuration"),
                 // Lists a config file's keys, to refuse unknown ones (docs/configuration.md).
                 .product(name: "Yams", package: "Yams"),
-                // `serve` keeps its bearer tokens as SHA-256 digests (BearerTokens).
-                .product(name: "Crypto", package: "swift-crypto"),
-            ],
-            // `serve` answers GET /openapi.yaml with its contract, and serves the
-            // dashboard's HTML, CSS and JavaScript, all compiled in as
-            // `PackageResources.<file>_<extension>`: see `ServerRoutes`, `DashboardAsset`.
-            resources: [.embedInCode("Server/Contract"), .embedInCode("Server/Dashboard/Assets")]
+            ]
         ),
 
         // The properties the fuzzers check, shared with the test that replays their corpus.
@@ -133,7 +156,22 @@ let package = Package(
         .testTarget(
             name: "WarmerTests",
             dependencies: [
-                "Warmer", "PipelineEngine", "Scheduler", "RedisKit", "WarmerInput", "TestSupport",
+                "Warmer", "WarmerWorker", "WarmerServer", "PipelineEngine", "Scheduler", "RedisKit", "WarmerInput",
+                "TestSupport",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        // In-memory fakes of the worker's seam (WorkSource): the worker runtime's fast tests.
+        .target(name: "SchedulerFakes", dependencies: ["Scheduler"], path: "Tests/SchedulerFakes"),
+        .testTarget(
+            name: "WarmerWorkerTests",
+            dependencies: ["WarmerWorker", "SchedulerFakes", "PipelineEngineFakes", "PipelineEngine", "Scheduler", "TestSupport"]
+        ),
+        .testTarget(
+            name: "WarmerServerTests",
+            dependencies: [
+                "WarmerServer", "WarmerWorker", "SchedulerFakes", "PipelineEngine", "Scheduler", "RedisKit", "TestSupport",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),

@@ -3,6 +3,7 @@ import Testing
 import TestSupport
 
 @testable import Warmer
+@testable import WarmerServer
 
 /// The dashboard's files as the binary carries them (`DashboardAsset`,
 /// SwiftPM `embedInCode`) and as `warmer serve` serves them: every file of

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TestSupport
 @testable import Warmer
+@testable import WarmerServer
 import Yams
 
 /// docs/openapi.yaml against what `warmer serve` serves: the same routes,
@@ -21,7 +22,7 @@ struct ServeContractTests {
     }
 
     @Test func everyRouteIsDocumentedAndEveryDocumentedOperationIsServed() throws {
-        let served = Set(try WarmerServer.routeList())
+        let served = Set(try APIServer.routeList())
         let documented = try Self.documentedOperations()
         #expect(served.subtracting(documented).isEmpty, "served but not in docs/openapi.yaml: \(served.subtracting(documented).sorted())")
         let missing = documented.subtracting(served)

@@ -27,7 +27,8 @@ public actor FinishBatcher {
         let continuation: CheckedContinuation<Result<Job?, SchedulerError>, Never>
     }
 
-    private let queue: JobQueue
+    /// Sends one call: the ends, and how many jobs to claim with them.
+    private let send: @Sendable (_ ends: [JobEnd], _ claims: Int) async throws(SchedulerError) -> FinishReply
     private let worker: String
     private let callsInFlight: Int
     private let maxEndsPerCall: Int
@@ -35,7 +36,7 @@ public actor FinishBatcher {
     private var waiting: [Waiter] = []
     private var sending = 0
 
-    /// A batcher for `worker`'s ends on `queue`.
+    /// A batcher for `worker`'s ends on `source`.
     /// - Parameters:
     ///   - callsInFlight: finish calls on the wire at once, so that Redis
     ///     runs one while the worker handles another's reply (on
@@ -45,10 +46,30 @@ public actor FinishBatcher {
     ///   - onCall: told the number of ends of each call as it is sent (the
     ///     worker counts calls in its metrics).
     public init(
+        source: any WorkSource, worker: String, callsInFlight: Int = 4, maxEndsPerCall: Int = 32,
+        onCall: @escaping @Sendable (_ ends: Int) -> Void = { _ in }
+    ) {
+        self.init(worker: worker, callsInFlight: callsInFlight, maxEndsPerCall: maxEndsPerCall, onCall: onCall) {
+            ends, claims throws(SchedulerError) in try await source.finish(ends, worker: worker, claimingNext: claims)
+        }
+    }
+
+    /// A batcher for `worker`'s ends on `queue` itself (a client that is
+    /// no worker: tests and benches).
+    public init(
         queue: JobQueue, worker: String, callsInFlight: Int = 4, maxEndsPerCall: Int = 32,
         onCall: @escaping @Sendable (_ ends: Int) -> Void = { _ in }
     ) {
-        self.queue = queue
+        self.init(worker: worker, callsInFlight: callsInFlight, maxEndsPerCall: maxEndsPerCall, onCall: onCall) {
+            ends, claims throws(SchedulerError) in try await queue.finish(ends, worker: worker, claimingNext: claims)
+        }
+    }
+
+    private init(
+        worker: String, callsInFlight: Int, maxEndsPerCall: Int, onCall: @escaping @Sendable (_ ends: Int) -> Void,
+        send: @escaping @Sendable (_ ends: [JobEnd], _ claims: Int) async throws(SchedulerError) -> FinishReply
+    ) {
+        self.send = send
         self.worker = worker
         self.callsInFlight = max(1, callsInFlight)
         self.maxEndsPerCall = max(1, maxEndsPerCall)
@@ -81,7 +102,7 @@ public actor FinishBatcher {
     private func send(_ call: [Waiter]) async {
         let claims = call.reduce(0) { $0 + ($1.claimsNext ? 1 : 0) }
         do {
-            let reply = try await queue.finish(call.map(\.end), worker: worker, claimingNext: claims)
+            let reply = try await send(call.map(\.end), claims)
             var claimed = reply.claimed[...]
             for waiter in call {
                 if reply.lostLeases.contains(waiter.end.job.id) {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scheduler
+import WarmerSupport
 
 /// `warmer batches`: the queue's batches, newest first, a page at a time.
 struct BatchesCommand: AsyncParsableCommand, ConfiguredCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PipelineEngine
 import WarmerInput
+import WarmerWorker
 
 /// `warmer cache`: inspect the disk cache.
 struct CacheCommand: AsyncParsableCommand {

@@ -6,6 +6,7 @@ import RedisKit
 import Scheduler
 import ServiceLifecycle
 import UnixSignals
+import WarmerServer
 
 /// `warmer serve`: the HTTP API, live event streams, cache reads and the
 /// dashboard, in front of the same Redis as the workers (docs/http-api.md).
@@ -59,7 +60,7 @@ struct ServeCommand: AsyncParsableCommand, ConfiguredCommand {
         }
         // The server may not write the cache folder: its reads go to Redis, for the folder's sweeper.
         let accessRecorder = RedisAccessRecorder(directory: settings.cacheDirectory, client: client, logger: logger)
-        let app = WarmerServer(
+        let app = APIServer(
             settings: server, queues: queues,
             probeClient: RedisClient(url: try settings.redisURL(), name: "redis-probe", timeout: .seconds(2)),
             tails: StreamTails(keepAlive: server.keepAlive, logger: logger) { try settings.makeBlockingClient(name: "redis-events") },

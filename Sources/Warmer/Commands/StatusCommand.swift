@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scheduler
+import WarmerSupport
 
 /// `warmer status [BATCH]`: a batch's counters (or failures), the queue's
 /// state, throughput or one job, as JSON.
@@ -70,7 +71,7 @@ struct StatusCommand: AsyncParsableCommand, ConfiguredCommand {
                 try await queue.failures(ofBatch: batch, limit: limit)
             })
         } else if let batch {
-            data = try Self.withUTCTimes(encoder.encode(
+            data = try UTCTime.addingTwins(to: encoder.encode(
                 try await patience.run { () async throws(SchedulerError) in try await queue.status(ofBatch: batch) }))
         } else if throughput {
             let seconds = seconds ?? QueueThroughput.maximumSeconds
@@ -81,27 +82,10 @@ struct StatusCommand: AsyncParsableCommand, ConfiguredCommand {
             guard let record = try await patience.run({ () async throws(SchedulerError) in try await queue.job(id: job) }) else {
                 throw WarmerError.jobNotFound(job)
             }
-            data = try Self.withUTCTimes(encoder.encode(record), keys: ["enqueuedAt", "claimedAt", "finishedAt"])
+            data = try UTCTime.addingTwins(to: encoder.encode(record), keys: ["enqueuedAt", "claimedAt", "finishedAt"])
         } else {
             data = try encoder.encode(try await patience.run { () async throws(SchedulerError) in try await queue.statistics() })
         }
         Console.write(String(decoding: data, as: UTF8.self) + "\n")
-    }
-
-    /// Adds, beside each epoch-millisecond time of a batch (`createdAt`,
-    /// `finishedAt`, `cancelledAt`) or of `keys`, the same instant in ISO
-    /// 8601 UTC (`createdAtUTC`: `2026-11-25T13:30:00.123Z`), for people
-    /// reading it.
-    static func withUTCTimes(
-        _ json: Data, keys: [String] = ["createdAt", "finishedAt", "cancelledAt"],
-        options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    ) throws -> Data {
-        guard var object = try JSONSerialization.jsonObject(with: json) as? [String: Any] else { return json }
-        for key in keys {
-            guard let milliseconds = (object[key] as? NSNumber)?.int64Value,
-                  let text = UTCTime.text(milliseconds: milliseconds) else { continue }
-            object[key + "UTC"] = text
-        }
-        return try JSONSerialization.data(withJSONObject: object, options: options)
     }
 }

@@ -4,6 +4,7 @@ import PipelineEngine
 import Scheduler
 import WarmerInput
 import WarmerSupport
+import WarmerWorker
 
 /// `warmer warm`: warms URLs into the local disk cache, no Redis needed.
 struct WarmCommand: AsyncParsableCommand, ConfiguredCommand {

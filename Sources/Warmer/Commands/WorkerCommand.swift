@@ -6,6 +6,7 @@ import PipelineEngine
 import Prometheus
 import RedisKit
 import Scheduler
+import WarmerWorker
 
 /// `warmer worker`: claims and runs jobs until SIGINT or SIGTERM.
 struct WorkerCommand: AsyncParsableCommand, ConfiguredCommand {
@@ -70,10 +71,13 @@ struct WorkerCommand: AsyncParsableCommand, ConfiguredCommand {
                 probeClient: RedisClient(url: try settings.redisURL(), name: "redis-probe", timeout: .seconds(2))
             )
         }
-        let worker = Worker(queue: queue, blockingClient: try settings.makeBlockingClient(),
-                            controlClient: try settings.makeBlockingClient(name: "redis-control"),
-                            commandsClient: try settings.makeBlockingClient(name: "redis-commands"), pipeline: pipeline,
-                            dataCache: dataCache, cacheHealth: cacheHealth, configuration: configuration, logger: logger)
+        let source = RedisWorkSource(
+            queue: queue, workWaitClient: try settings.makeBlockingClient(),
+            controlClient: try settings.makeBlockingClient(name: "redis-control"),
+            commandsClient: try settings.makeBlockingClient(name: "redis-commands"))
+        logger.debug("redis", metadata: ["url": "\(queue.client.url)"])
+        let worker = Worker(source: source, sweepClient: queue.client, pipeline: pipeline, dataCache: dataCache,
+                            cacheHealth: cacheHealth, configuration: configuration, logger: logger)
         try await worker.run()
         dataCache.flush() // jobs complete once their files are written; this is for anything else staged
     }

@@ -1,5 +1,6 @@
 import Logging
 import Scheduler
+import WarmerSupport
 
 /// Rides out a Redis that is briefly unavailable: unreachable, restarting,
 /// loading its data (`LOADING`), running a long script (`BUSY`), or
