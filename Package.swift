@@ -161,16 +161,14 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        // In-memory fakes of the worker's seam (WorkSource): the worker runtime's fast tests.
-        .target(name: "SchedulerFakes", dependencies: ["Scheduler"], path: "Tests/SchedulerFakes"),
         .testTarget(
             name: "WarmerWorkerTests",
-            dependencies: ["WarmerWorker", "SchedulerFakes", "PipelineEngineFakes", "PipelineEngine", "Scheduler", "TestSupport"]
+            dependencies: ["WarmerWorker", "PipelineEngineFakes", "PipelineEngine", "Scheduler", "TestSupport"]
         ),
         .testTarget(
             name: "WarmerServerTests",
             dependencies: [
-                "WarmerServer", "WarmerWorker", "SchedulerFakes", "PipelineEngine", "Scheduler", "RedisKit", "TestSupport",
+                "WarmerServer", "WarmerWorker", "PipelineEngine", "Scheduler", "RedisKit", "TestSupport",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "Yams", package: "Yams"),
             ]
