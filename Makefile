@@ -1,6 +1,6 @@
 # Entry points. The logic lives in scripts/ and bench/; see each script's header.
 #   make demo      build, start local Redis + image origin, warm 60 images with 2 workers
-#   make test-fast the suites that need no services (the task graph over fakes, parsers): seconds
+#   make test-fast every test target but EndToEndTests: no `warmer` process, no fuzzing
 #   make test      build and run the tests against local Redis + nginx, then fuzz 40 s per parser
 #                  (ARGS="--filter X": those tests only; WARMER_FUZZ_SECONDS=0: no fuzzing)
 #   make fuzz      fuzz the input parsers longer: FUZZ_SECONDS per target (default 300), FUZZ_TARGETS
@@ -39,11 +39,11 @@ demo:
 test:
 	scripts/test.sh $(ARGS)
 
-# The suites that need no Redis, origin or worker (CONTRIBUTING.md, "Running tests").
-FAST_TESTS = PipelineEngineTests\.(DataCacheShardingTests|TaskGraphTests|TaskGraphCancellationTests|TaskGraphPriorityTests|DataTaskGraphTests|PipelineStageTests|VariantRevalidationGraphTests|PipelineTaskTests|ImageIdentifierTests|ImageProcessingTests)|WarmerInputTests\.(ProcessingSpec|URLList|CJSONDecoder|IntakeDocumentTests|FuzzCorpusReplay)|WarmerTests\.(ProgressBoardTests|ProgressRatesTests|BoardScreenTests)|SchedulerTests\.HostileValueTests|CurlKitTests|VipsKitTests|RedisKitTests\.RedisClusterAddressTests|WarmerTests\.(ModuleGraphTests|ArchitectureDocTests|SelfContainedRepositoryTests)
+# Every test target but EndToEndTests (no `warmer` process is started), against
+# the same local Redis and nginx as `make test`, without the fuzzing: the module
+# a test belongs to decides, not a list kept here (CONTRIBUTING.md, "Running tests").
 test-fast:
-	swift build --build-tests
-	swift test --skip-build --filter '$(FAST_TESTS)'
+	scripts/test.sh --skip EndToEndTests
 
 test-asan:
 	WARMER_SANITIZER=address scripts/test.sh $(ARGS)

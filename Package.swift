@@ -153,8 +153,15 @@ let package = Package(
         .target(name: "PipelineEngineFakes", dependencies: ["PipelineEngine"], path: "Tests/PipelineEngineFakes"),
         .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine", "PipelineEngineFakes", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "RedisKit", "TestSupport"]),
+        // The executable's own logic, in-process: settings, the terminal board, log lines,
+        // and the repository's checks (module graph, docs, self-containment).
+        .testTarget(name: "WarmerTests", dependencies: ["Warmer", "WarmerInput", "TestSupport"]),
+        // What needs real processes: `warmer` workers and servers against real Redis
+        // (single, restarted, Cluster), nginx, a browser; graceful stops, crashes,
+        // partitions, systemd, the CLI's exit codes and output. `make test-fast` runs
+        // every target but this one.
         .testTarget(
-            name: "WarmerTests",
+            name: "EndToEndTests",
             dependencies: [
                 "Warmer", "WarmerWorker", "WarmerServer", "PipelineEngine", "Scheduler", "RedisKit", "WarmerInput",
                 "TestSupport",

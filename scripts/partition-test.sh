@@ -2,7 +2,7 @@
 # Proof test: a network partition loses nothing.
 #
 #   scripts/partition-test.sh        # as root; `make test` runs it too
-#                                    # (Tests/WarmerTests/NetworkPartitionTests.swift)
+#                                    # (Tests/EndToEndTests/NetworkPartitionTests.swift)
 #
 # Builds a small private network out of Linux network namespaces, all created
 # here and named warmer-<pid>-*:

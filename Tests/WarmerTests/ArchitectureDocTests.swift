@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// docs/architecture.md's folder tree is the tree: every folder under
 /// Sources/ is listed, and every folder listed exists. Folders, not files,

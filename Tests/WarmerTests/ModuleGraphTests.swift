@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The module graph of Package.swift points one way, down the layers of
 /// docs/architecture.md, and only the Kit targets see a C library: the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The repository stands alone: no tracked file points at notes outside it
 /// (the project's shared design notes); what the code and docs rely on from

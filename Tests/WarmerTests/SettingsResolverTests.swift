@@ -120,22 +120,6 @@ import TestSupport
     }
 }
 
-/// A config file in a fresh temporary folder.
-struct ConfigFileFixture {
-    let folder: URL
-    let path: String
-
-    init(_ contents: String, extension: String = "yaml") throws {
-        folder = try TestEnvironment.temporaryDirectory("config")
-        path = folder.appendingPathComponent("warmer.\(`extension`)").path
-        try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: folder)
-    }
-}
-
 /// A `WARMER_*` variable one or two letters from a setting's is reported
 /// with the setting it likely meant; others are left alone.
 @Suite struct MisspelledVariablesTests {
@@ -146,12 +130,5 @@ struct ConfigFileFixture {
         ])
         #expect(found.map(\.given) == ["WARMER_CONCURENCY", "WARMER_REDIS_UR"])
         #expect(found.map(\.meant) == ["WARMER_CONCURRENCY", "WARMER_REDIS_URL"])
-    }
-
-    @Test func aWorkerWarnsOfAMisspelledVariableAtStart() async throws {
-        let result = try await warmer(["status", "--redis-url", "redis://127.0.0.1:\(try freeLoopbackPort())", "--redis-wait", "0"],
-                                      environment: ["WARMER_QUEEU": "x"])
-        #expect(result.standardError.contains("ignoring environment variable WARMER_QUEEU: no such setting; did you mean WARMER_QUEUE?"),
-                "\(result)")
     }
 }

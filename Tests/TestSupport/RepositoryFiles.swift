@@ -2,24 +2,28 @@ import Foundation
 
 /// The repository's own files, as the docs tests read them: its root (found
 /// from this source file's path), its folders, and the files git tracks.
-enum RepositoryFiles {
+public enum RepositoryFiles {
     /// The repository's root folder.
-    static let root = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static var root: URL { TestEnvironment.repositoryRoot }
+
+    /// Why the repository's files could not be listed.
+    public struct ListingError: Error, CustomStringConvertible {
+        public let description: String
+    }
 
     /// The text of the file at `path`, relative to the root.
-    static func text(_ path: String) throws -> String {
+    public static func text(_ path: String) throws -> String {
         try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
     }
 
     /// Every folder below `path` (at any depth), relative to the root, as
     /// `Sources/PipelineEngine/Vips`.
-    static func folders(under path: String) throws -> Set<String> {
+    public static func folders(under path: String) throws -> Set<String> {
         let base = root.appendingPathComponent(path)
         guard let enumerator = FileManager.default.enumerator(
             at: base, includingPropertiesForKeys: [.isDirectoryKey], options: [.skipsHiddenFiles]
         ) else {
-            throw HarnessError("cannot list \(base.path)")
+            throw ListingError(description: "cannot list \(base.path)")
         }
         var folders: Set<String> = []
         for case let url as URL in enumerator where try url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true {
@@ -29,7 +33,7 @@ enum RepositoryFiles {
     }
 
     /// The paths, relative to the root, of the files git tracks (`git ls-files`).
-    static func tracked() throws -> [String] {
+    public static func tracked() throws -> [String] {
         let git = Process()
         git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         git.arguments = ["git", "-C", root.path, "ls-files", "-z"]
@@ -39,7 +43,7 @@ enum RepositoryFiles {
         try git.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         git.waitUntilExit()
-        guard git.terminationStatus == 0 else { throw HarnessError("git ls-files exited \(git.terminationStatus)") }
+        guard git.terminationStatus == 0 else { throw ListingError(description: "git ls-files exited \(git.terminationStatus)") }
         return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 
