@@ -3,22 +3,16 @@ import Foundation
 import Testing
 @testable import Scheduler
 
-/// The `.lua` files themselves: every one is a transition or a library the
-/// Swift side knows, documents its interface, declares exactly the keys its
-/// assembled code names, unpacks its arguments at the top, and compiles.
+/// The `.lua` files themselves: every one is a transition (in `Queue/Lua/`)
+/// or a library (in `Queue/Lua/includes/`) the Swift side knows, documents
+/// its interface, declares exactly the keys its assembled code names,
+/// unpacks its arguments at the top, and compiles.
 @Suite("Queue script files")
 struct QueueScriptFileTests {
-    /// The `.lua` files of `folder` (under Sources/Scheduler), by name without `.lua`.
-    private static func files(in folder: String) throws -> Set<String> {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Sources/Scheduler/\(folder)")
-        let names = try FileManager.default.contentsOfDirectory(atPath: url.standardizedFileURL.path)
-        return Set(names.filter { $0.hasSuffix(".lua") }.map { String($0.dropLast(4)) })
-    }
-
-    @Test func everyLuaFileOfTheQueueIsATransitionOrALibrary() throws {
-        let known = Set(QueueScripts.all.map(\.name)).union(QueueScript.libraries.keys)
-        #expect(try Self.files(in: "Queue/Lua") == known)
-        #expect(try Self.files(in: "Workers/Lua") == ["heartbeat", "list-workers", "count-workers"])
+    @Test func everyLuaFileIsAScriptOrALibraryInItsFolder() throws {
+        #expect(Set(try LuaSources.files(in: "Queue/Lua").keys) == Set(QueueScripts.all.map(\.name)))
+        #expect(Set(try LuaSources.files(in: "Workers/Lua").keys) == ["heartbeat", "list-workers", "count-workers"])
+        #expect(Set(try LuaSources.libraries().keys) == Set(QueueScript.libraries.keys))
     }
 
     @Test func aHeaderNamingAnUnknownKeyOrLibraryGivesAScriptThatRefusesInsteadOfACrash() {

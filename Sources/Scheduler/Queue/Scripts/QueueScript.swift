@@ -1,7 +1,7 @@
 import RedisKit
 
 /// A queue transition: one `.lua` file of `Queue/Lua/` assembled with the
-/// libraries it includes, run with EVALSHA.
+/// libraries of `Queue/Lua/includes/` it includes, run with EVALSHA.
 ///
 /// The assembled source is, in order: the `K` table of the fixed keys the
 /// file declares with `@keys` (`local K = { queue = KEYS[1], … }`), each
@@ -71,7 +71,9 @@ struct QueueScript: Sendable {
         return "local K = { " + fields.joined(separator: ", ") + " }"
     }
 
-    /// The libraries a script may include, by name.
+    /// The libraries a script may include, by name: the files of
+    /// `Queue/Lua/includes/` (SwiftPM names a resource by its file name
+    /// alone, whatever its folder: `PackageResources.queue_lua`).
     static let libraries: [String: LuaFile] = Dictionary(uniqueKeysWithValues: [
         LuaFile("queue", PackageResources.queue_lua),
         LuaFile("jobs", PackageResources.jobs_lua),
