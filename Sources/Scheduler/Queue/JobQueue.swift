@@ -116,7 +116,7 @@ public final class JobQueue: Sendable {
     }
 
     /// The arguments every queue script starts with: the queue context of
-    /// `Queue/Lua/queue.lua` (prefix, stream lengths, retention, lease,
+    /// `Queue/Lua/includes/context.lua` (prefix, stream lengths, retention, lease,
     /// stalls, aging, recent capacity, group burst, whether this client
     /// parses large documents, slice budget).
     private let context: [String]

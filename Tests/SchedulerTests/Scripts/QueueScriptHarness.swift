@@ -12,7 +12,7 @@ struct QueueScriptHarness {
     let client: RedisClient
     let keys: QueueKeys
 
-    /// The queue context every queue script starts with (queue.lua): the
+    /// The queue context every queue script starts with (context.lua): the
     /// prefix, stream lengths 1,000, retention 1 h, lease 30 s, 2 stalls,
     /// aging 60 s, 1,000 remembered completions, a group burst of 32 claims,
     /// Redis decoding every document, whole slices (no time budget).

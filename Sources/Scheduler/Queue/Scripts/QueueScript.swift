@@ -8,7 +8,7 @@ import RedisKit
 /// library it includes — directly or through another library — once, after
 /// the ones it includes, and the file itself. `JobQueue` sends those keys
 /// (`keys(of:)`) as `KEYS`, then the queue context and the script's own
-/// arguments as `ARGV` (queue.lua). Redis compiles a script once; EVALSHA
+/// arguments as `ARGV` (includes/context.lua). Redis compiles a script once; EVALSHA
 /// then sends only its hash, so the libraries cost nothing per call.
 struct QueueScript: Sendable {
     /// The `.lua` file's name.
@@ -73,9 +73,20 @@ struct QueueScript: Sendable {
 
     /// The libraries a script may include, by name: the files of
     /// `Queue/Lua/includes/` (SwiftPM names a resource by its file name
-    /// alone, whatever its folder: `PackageResources.queue_lua`).
+    /// alone, whatever its folder: `PackageResources.context_lua`).
     static let libraries: [String: LuaFile] = Dictionary(uniqueKeysWithValues: [
-        LuaFile("queue", PackageResources.queue_lua),
+        LuaFile("context", PackageResources.context_lua),
+        LuaFile("masking", PackageResources.masking_lua),
+        LuaFile("priorities", PackageResources.priorities_lua),
+        LuaFile("records", PackageResources.records_lua),
+        LuaFile("events", PackageResources.events_lua),
+        LuaFile("batches", PackageResources.batches_lua),
+        LuaFile("dead-letters", PackageResources.dead_letters_lua),
+        LuaFile("throughput", PackageResources.throughput_lua),
+        LuaFile("recent", PackageResources.recent_lua),
+        LuaFile("fairness", PackageResources.fairness_lua),
+        LuaFile("ends", PackageResources.ends_lua),
+        LuaFile("wake", PackageResources.wake_lua),
         LuaFile("jobs", PackageResources.jobs_lua),
         LuaFile("staging", PackageResources.staging_lua),
         LuaFile("slices", PackageResources.slices_lua),
