@@ -103,7 +103,7 @@ public final class JobQueue: Sendable {
             String(max(0, configuration.sliceBudget.nanoseconds / 1000)),
         ]
         let keys = self.keys
-        self.scriptKeys = Dictionary(uniqueKeysWithValues: QueueScripts.all.map { ($0.name, $0.keys(of: keys)) })
+        self.scriptKeys = Dictionary(uniqueKeysWithValues: (QueueScripts.all + WorkerScripts.all).map { ($0.name, $0.keys(of: keys)) })
     }
 
     /// Each queue script's `KEYS` for this queue, by the script's name, built

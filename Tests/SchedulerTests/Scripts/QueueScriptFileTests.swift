@@ -3,18 +3,18 @@ import Foundation
 import Testing
 @testable import Scheduler
 
-/// The `.lua` files themselves: every one is a transition (in `Queue/Lua/`)
-/// or a library (in `Queue/Lua/includes/`) the Swift side knows, documents
-/// its interface, declares exactly the keys its assembled code names, unpacks
+/// The `.lua` files themselves: every one is a transition, a script of the
+/// worker registry or a library the Swift side knows, documents its
+/// interface, declares exactly the keys its assembled code names, unpacks
 /// its arguments at the top, and compiles.
 @Suite("Queue script files")
 struct QueueScriptFileTests {
-    /// Every script run on its own.
-    static let scripts = QueueScripts.all
+    /// Every script run on its own: the queue's transitions and the worker registry's.
+    static let scripts = QueueScripts.all + WorkerScripts.all
 
     @Test func everyLuaFileIsAScriptOrALibraryInItsFolder() throws {
         #expect(Set(try LuaSources.files(in: "Queue/Lua").keys) == Set(QueueScripts.all.map(\.name)))
-        #expect(Set(try LuaSources.files(in: "Workers/Lua").keys) == ["heartbeat", "list-workers", "count-workers"])
+        #expect(Set(try LuaSources.files(in: "Workers/Lua").keys) == Set(WorkerScripts.all.map(\.name)))
         #expect(Set(try LuaSources.libraries().keys) == Set(QueueScript.libraries.keys))
     }
 
@@ -77,6 +77,7 @@ struct QueueScriptFileTests {
         #expect(source["control-document"]?.contains("-- documents.lua") == true)
         #expect(source["control-document"]?.contains("-- housekeeping.lua") == false)
         #expect(source["publish-while-leased"]?.contains("-- fairness.lua") == false)
+        #expect(source["heartbeat"]?.contains("-- events.lua") == false)
         // Each library once, after the ones it includes.
         let claim = source["claim"] ?? ""
         #expect(claim.components(separatedBy: "-- context.lua:").count == 2)
@@ -87,7 +88,7 @@ struct QueueScriptFileTests {
 
     @Test func everyScriptCompilesInRedisUnderTheHashEVALSHASends() async throws {
         let harness = try QueueScriptHarness()
-        for script in Self.scripts.map(\.script) + [WorkerScripts.heartbeat, WorkerScripts.list, WorkerScripts.count] {
+        for script in Self.scripts.map(\.script) {
             let sha = try await harness.send(["SCRIPT", "LOAD", script.source]).string
             #expect(sha == script.sha1)
         }

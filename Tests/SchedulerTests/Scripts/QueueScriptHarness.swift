@@ -31,7 +31,7 @@ struct QueueScriptHarness {
         try await evalsha(script.script, keys: script.keys(of: keys), arguments: context + arguments)
     }
 
-    /// Runs a script that takes no context (the worker registry's).
+    /// Runs `script` with EVALSHA after loading it, with `keys` and `arguments` as given.
     func evalsha(_ script: RedisScript, keys: [String], arguments: [String]) async throws -> RedisReply {
         let sha = try await send(["SCRIPT", "LOAD", script.source]).string
         #expect(sha == script.sha1, "the hash EVALSHA sends is not the loaded script's")

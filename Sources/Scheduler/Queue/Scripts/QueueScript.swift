@@ -1,6 +1,7 @@
 import RedisKit
 
-/// A queue transition: one `.lua` file of `Queue/Lua/` assembled with the
+/// A script of the queue: one entry `.lua` file of `Queue/Lua/` (a queue
+/// transition) or `Workers/Lua/` (the worker registry), assembled with the
 /// libraries of `Queue/Lua/includes/` it includes, run with EVALSHA.
 ///
 /// The assembled source is, in order: the `K` table of the fixed keys the
@@ -8,8 +9,8 @@ import RedisKit
 /// library it includes — directly or through another library — once, after
 /// the ones it includes, and the file itself. `JobQueue` sends those keys
 /// (`keys(of:)`) as `KEYS`, then the queue context and the script's own
-/// arguments as `ARGV` (includes/context.lua). Redis compiles a script once; EVALSHA
-/// then sends only its hash, so the libraries cost nothing per call.
+/// arguments as `ARGV` (includes/context.lua). Redis compiles a script once;
+/// EVALSHA then sends only its hash, so the libraries cost nothing per call.
 struct QueueScript: Sendable {
     /// The `.lua` file's name.
     let name: String
