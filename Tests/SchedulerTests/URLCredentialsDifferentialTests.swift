@@ -5,7 +5,7 @@ import TestSupport
 @testable import Scheduler
 
 /// The Swift masker (`URLCredentials.masked`) and the Lua one (`masked` in
-/// `queue.lua`) agree on every text: tens of thousands of generated texts,
+/// `includes/masking.lua`) agree on every text: tens of thousands of generated texts,
 /// built from the bytes that matter to the rule (`:`, `/`, `\`, `@`, `?`,
 /// `#`, quotes, spaces) around real-looking URLs, each masked by both. And
 /// whatever surrounds it, a password never survives either.
@@ -51,8 +51,8 @@ struct URLCredentialsDifferentialTests {
     /// Each text masked by the queue's Lua, in the order given (EVAL, 500 texts a call).
     static func luaMasked(_ texts: [String]) async throws -> [String] {
         let client = try makeClient()
-        let script = "local K = {}\n" + QueueScript.libraries["queue"]!.text
-            + "\nlocal out = {}\nfor i = FIRST, #ARGV do out[#out + 1] = masked(ARGV[i]) end\nreturn out"
+        let lua = "-- @include context masking\nlocal out = {}\nfor i = FIRST, #ARGV do out[#out + 1] = masked(ARGV[i]) end\nreturn out"
+        let script = QueueScript(LuaFile("masked", Array(lua.utf8))).script.source
         var masked: [String] = []
         for start in stride(from: 0, to: texts.count, by: 500) {
             let slice = Array(texts[start..<min(start + 500, texts.count)])

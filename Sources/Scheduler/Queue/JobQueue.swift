@@ -103,7 +103,7 @@ public final class JobQueue: Sendable {
             String(max(0, configuration.sliceBudget.nanoseconds / 1000)),
         ]
         let keys = self.keys
-        self.scriptKeys = Dictionary(uniqueKeysWithValues: QueueScripts.all.map { ($0.name, $0.keys(of: keys)) })
+        self.scriptKeys = Dictionary(uniqueKeysWithValues: (QueueScripts.all + WorkerScripts.all).map { ($0.name, $0.keys(of: keys)) })
     }
 
     /// Each queue script's `KEYS` for this queue, by the script's name, built
@@ -116,7 +116,7 @@ public final class JobQueue: Sendable {
     }
 
     /// The arguments every queue script starts with: the queue context of
-    /// `Queue/Lua/queue.lua` (prefix, stream lengths, retention, lease,
+    /// `Queue/Lua/includes/context.lua` (prefix, stream lengths, retention, lease,
     /// stalls, aging, recent capacity, group burst, whether this client
     /// parses large documents, slice budget).
     private let context: [String]

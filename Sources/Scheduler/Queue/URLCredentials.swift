@@ -5,7 +5,7 @@
 /// dead-letter listings, log lines, error messages quoting a URL — shows it
 /// as `http://user:***@host/…`. A lone user name (`http://token@host/…`,
 /// often a token) becomes `***`. The queue's Lua scripts apply the same rule
-/// (`masked` in `Queue/Lua/queue.lua`) to the events they publish, and
+/// (`masked` in `Queue/Lua/includes/masking.lua`) to the events they publish, and
 /// `URLCredentialsDifferentialTests` checks that both agree on every input.
 ///
 /// The rule is RFC 3986's authority, applied to every URL found anywhere

@@ -29,19 +29,11 @@ public struct WorkerRegistry: Sendable {
     /// - Returns: the record's `startedAt` (ms, Redis clock), to pass to the next beat.
     @discardableResult
     public func beat(_ identity: WorkerIdentity, load: WorkerLoad, startedAt: Int?) async throws(SchedulerError) -> Int {
-        let reply: RedisReply
-        do {
-            reply = try await WorkerScripts.heartbeat.run(
-                on: queue.client, keys: [queue.keys.workers, queue.keys.worker(identity.id)],
-                arguments: [
-                    identity.id, String(max(1, lease.milliseconds)), startedAt.map(String.init) ?? "",
-                    identity.host, String(identity.pid), identity.version, String(identity.concurrency),
-                    String(load.busySlots), load.runningJobIDs.joined(separator: ","),
-                ]
-            )
-        } catch {
-            throw .redis(error)
-        }
+        let reply = try await queue.run(WorkerScripts.heartbeat, [
+            identity.id, String(max(1, lease.milliseconds)), startedAt.map(String.init) ?? "",
+            identity.host, String(identity.pid), identity.version, String(identity.concurrency),
+            String(load.busySlots), load.runningJobIDs.joined(separator: ","),
+        ])
         guard let stamp = reply.integer else { throw .redis(.unexpectedReply("worker heartbeat: \(reply)")) }
         return stamp
     }
@@ -59,13 +51,7 @@ public struct WorkerRegistry: Sendable {
 
     /// The live workers, sorted by id. Prunes the ids of lapsed records.
     public func workers() async throws(SchedulerError) -> [WorkerRecord] {
-        let reply: RedisReply
-        do {
-            reply = try await WorkerScripts.list.run(on: queue.client, keys: [queue.keys.workers],
-                                                     arguments: [queue.keys.worker("")])
-        } catch {
-            throw .redis(error)
-        }
+        let reply = try await queue.run(WorkerScripts.list, [])
         let parts = reply.array
         guard parts.count == 2, let now = parts[0].integer else { throw .redis(.unexpectedReply("worker list: \(reply)")) }
         return parts[1].array.compactMap { WorkerRecord(fields: $0.fieldDictionary, readAt: now) }.sorted { $0.id < $1.id }
@@ -73,17 +59,13 @@ public struct WorkerRegistry: Sendable {
 
     /// The number of live workers (read only: nothing is pruned).
     public func liveCount() async throws(SchedulerError) -> Int {
-        do {
-            return try await WorkerScripts.count.run(on: queue.client, keys: [queue.keys.workers], arguments: []).integer ?? 0
-        } catch {
-            throw .redis(error)
-        }
+        try await queue.run(WorkerScripts.count, []).integer ?? 0
     }
 
     /// The command that counts live workers, to send in a pipeline with
     /// others; its reply is `NOSCRIPT` until the script was loaded once
     /// (`liveCount()` loads it).
     var liveCountCommand: [String] {
-        ["EVALSHA", WorkerScripts.count.sha1, "1", queue.keys.workers]
+        queue.evalCommand(WorkerScripts.count, [])
     }
 }

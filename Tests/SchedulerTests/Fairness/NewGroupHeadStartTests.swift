@@ -5,7 +5,7 @@ import Testing
 /// A group that becomes active while others hold every slot gets a bounded
 /// head start: the next freed slots, one after another, up to the queue's
 /// group burst and the jobs running less one per group in line, before
-/// turns alternate (queue.lua, headStart). Time is counted in the ticks of
+/// turns alternate (fairness.lua, headStart). Time is counted in the ticks of
 /// a `SlotFleet`: every job takes as many ticks as there are slots.
 @Suite("New group head start")
 struct NewGroupHeadStartTests {

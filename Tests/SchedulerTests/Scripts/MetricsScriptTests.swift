@@ -3,7 +3,7 @@ import Foundation
 import Testing
 @testable import Scheduler
 
-/// What finalize (queue.lua) keeps for the dashboard, seen through finish.lua
+/// What finalize (ends.lua) keeps for the dashboard, seen through finish.lua
 /// and claim.lua called directly: the throughput counters and a batch's
 /// failure list.
 @Suite("Metrics scripts")

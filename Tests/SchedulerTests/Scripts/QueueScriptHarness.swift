@@ -12,7 +12,7 @@ struct QueueScriptHarness {
     let client: RedisClient
     let keys: QueueKeys
 
-    /// The queue context every queue script starts with (queue.lua): the
+    /// The queue context every queue script starts with (context.lua): the
     /// prefix, stream lengths 1,000, retention 1 h, lease 30 s, 2 stalls,
     /// aging 60 s, 1,000 remembered completions, a group burst of 32 claims,
     /// Redis decoding every document, whole slices (no time budget).
@@ -31,7 +31,7 @@ struct QueueScriptHarness {
         try await evalsha(script.script, keys: script.keys(of: keys), arguments: context + arguments)
     }
 
-    /// Runs a script that takes no context (the worker registry's).
+    /// Runs `script` with EVALSHA after loading it, with `keys` and `arguments` as given.
     func evalsha(_ script: RedisScript, keys: [String], arguments: [String]) async throws -> RedisReply {
         let sha = try await send(["SCRIPT", "LOAD", script.source]).string
         #expect(sha == script.sha1, "the hash EVALSHA sends is not the loaded script's")

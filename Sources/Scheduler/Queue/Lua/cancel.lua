@@ -2,11 +2,11 @@
 -- atomically per call (`JobQueue.cancel`; cancelBatchChunk and cancelJobs
 -- in control.lua).
 --
--- @include control
+-- @include context control
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake clock work events control commands dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   batch  the batch's id, or '' to cancel the given jobs in all their batches
 --   limit  the most jobs to take from the batch in this call
 --   id…    for batch '': the jobs' ids

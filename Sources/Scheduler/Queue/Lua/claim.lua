@@ -1,11 +1,11 @@
 -- claim.lua: claims up to `count` jobs for a worker, after the housekeeping
 -- (`JobQueue.claim`; see claimJobs in work.lua).
 --
--- @include work
+-- @include context housekeeping work
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   count   the most jobs to claim
 --   worker  the worker's id
 -- Returns [claimed jobs, housekeeping report] (claimJobs, REPORT).

@@ -1,11 +1,11 @@
 -- control-document.lua: applies one step of the queue's control documents
 -- (`JobQueue.applyControlDocumentStep`; docs/control-documents.md).
 --
--- @include control documents
+-- @include context priorities events documents control
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake sequence clock work events control commands pendingCommands applyingCommand dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   batchChunk  the most jobs of a batch to cancel or re-prioritise in one step
 --   deadChunk   the most dead letters to retry or purge in one step (`"all": true`)
 --

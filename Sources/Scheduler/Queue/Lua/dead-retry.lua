@@ -1,11 +1,11 @@
 -- dead-retry.lua: runs dead-lettered entries again, atomically per call
 -- (`JobQueue.retryDeadLetters`; retryDeadLetters in control.lua).
 --
--- @include control
+-- @include context control
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake clock work events control commands dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   count  how many to take when no ids are given (oldest first)
 --   id…    the dead letters' ids
 -- A job goes back to the queue as new; a dead-lettered intake document is

@@ -1,11 +1,11 @@
 -- enqueue.lua: adds URLs to a batch as jobs (coalescing identical work),
 -- atomically (`JobQueue.enqueue`, in chunks of `enqueueChunkSize` URLs).
 --
--- @include slices
+-- @include context priorities jobs slices
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake sequence clock work events control dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
+-- @keys queue leases intake sequence clock work events control batches groups fairness groupWeights groupLimits recent
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   batch        the batch's id (created with the first chunk)
 --   priority     veryHigh | high | normal | low | veryLow
 --   destination  disk | processed

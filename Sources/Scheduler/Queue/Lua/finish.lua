@@ -1,11 +1,11 @@
 -- finish.lua: ends one or more of a worker's jobs and claims its next ones,
 -- atomically (`JobQueue.finish`).
 --
--- @include work
+-- @include context masking records events fairness ends housekeeping work
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   worker     the worker's id
 --   claimNext  the most jobs to claim next (0 for none)
 --   count      how many job ends follow
@@ -23,7 +23,7 @@
 -- (the script, the clock, the housekeeping, the claim) are paid once for
 -- all of them. Each end is the same transition as alone, in order.
 -- `retry` parks the job in the delayed set for `delay` ms; the other states
--- end it (finalize in queue.lua). A job that was cancelled while it ran
+-- end it (finalize in ends.lua). A job that was cancelled while it ran
 -- (state `cancelling`) ends as cancelled whatever the worker reports, unless
 -- it completed. An end whose `token` is not the job's current lease changes
 -- nothing but the job's `refusedEnds` count (a late finish of a worker that
@@ -35,7 +35,7 @@
 -- `bytes`, `error`, `message` when given) in each of its batches, then
 -- `batchCompleted` for a batch this finishes; then those of claim.lua.
 -- A job's end also counts in the queue's throughput (`metrics`) and, failed
--- or dead, in its batches' failure lists (finalize in queue.lua).
+-- or dead, in its batches' failure lists (finalize in ends.lua).
 local ENTRY = 8
 local worker, claimNext, count = unpack(ARGV, FIRST, FIRST + 2)
 claimNext, count = tonumber(claimNext), tonumber(count)

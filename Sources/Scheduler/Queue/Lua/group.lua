@@ -1,12 +1,12 @@
 -- group.lua: sets a group's weight and its fleet-wide limit of jobs in
 -- flight (`JobQueue.setGroup`), and puts the group in or out of line at
--- once (refreshGroup in queue.lua).
+-- once (refreshGroup in fairness.lua).
 --
--- @include jobs
+-- @include context fairness wake jobs
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake sequence clock work events control dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
+-- @keys queue leases intake sequence clock work events control batches groups fairness groupWeights groupLimits recent
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   group   the group's name (a batch id, or a producer's `group`)
 --   weight  1-1000: claims it gets per turn of a weight-1 group; '' for 1
 --   limit   the most of its jobs running at once, fleet-wide (0 or more);

@@ -4,11 +4,11 @@
 -- and empties the parsing slot so that the next claim takes the next
 -- intake document.
 --
--- @include intake
+-- @include context documents housekeeping parsing intake
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   token    the parsing lease's token
 --   verdict  accept | refuse | expand
 --   then, for `accept` (the worker found the document valid):

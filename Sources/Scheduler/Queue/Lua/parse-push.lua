@@ -2,11 +2,11 @@
 -- is parsing (step 2 of parsing.lua; `JobQueue.parseLargeDocument`), and
 -- renews the worker's lease on it.
 --
--- @include parsing staging
+-- @include context staging parsing
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake work events dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
+-- @keys queue
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   token   the parsing lease's token (from the claim's `parse` report)
 --   offset  how many of the document's URLs were pushed before these
 --   then the URLs, in the document's order (up to 1,000: one call stays

@@ -2,11 +2,11 @@
 -- (`JobQueue.setPriority`; setBatchPriority and prioritizeJobs in
 -- control.lua).
 --
--- @include control
+-- @include context priorities control
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake clock work events control commands dead batches config metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   batch     the batch's id, or '' for single jobs
 --   priority  veryHigh | high | normal | low | veryLow
 --   cursor    for a batch: where this step starts (`SSCAN` cursor, 0 first)

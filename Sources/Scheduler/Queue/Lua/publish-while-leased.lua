@@ -2,11 +2,11 @@
 -- `retrying`) in each of the job's batches, only while the worker still
 -- holds the job's lease (`EventStream.publish`).
 --
--- @include queue
+-- @include context masking records events
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake work events dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
+-- @keys queue events
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   id            the job's id
 --   token         the lease token it was claimed with
 --   field, value… the event's fields without `batch` (the values of `url`

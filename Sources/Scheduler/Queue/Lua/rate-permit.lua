@@ -1,13 +1,11 @@
 -- rate-permit.lua: reserves the start of one download under the fleet's
 -- rate limits, shared by every worker of the queue (`JobQueue.reserveDownload`).
 --
--- @include
--- (no library: queue.lua's helpers name keys this script does not need; it
--- reads the two context arguments it uses, the prefix and the aging, itself)
+-- @include context
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys rateGlobal
 --
--- ARGV, after the queue context (queue.lua; this script reads its prefix and agingMs):
+-- ARGV, after the queue context (context.lua; this script reads its prefix and agingMs):
 --   host            the download's host, lowercased (its key: `rate:host:HOST`)
 --   band            the request's priority band, 0 (veryHigh) to 4 (veryLow)
 --   waitedMs        how long the request has already waited for a permit
@@ -31,13 +29,9 @@
 -- Returns { granted, µs }: { 1, µs until the slot } or { 0, µs to wait
 -- before asking again (when the slot would be within the horizon) }.
 -- Events: none.
-local FIRST = 12
-local prefix, agingMs = ARGV[1], tonumber(ARGV[7])
 local host, band, waitedMs, globalInterval, hostInterval = unpack(ARGV, FIRST, FIRST + 4)
 band, waitedMs = tonumber(band), tonumber(waitedMs)
 globalInterval, hostInterval = tonumber(globalInterval), tonumber(hostInterval)
-
-local function integer(value) return string.format('%.0f', value) end
 
 local time = redis.call('TIME')
 local nowUs = time[1] * 1000000 + time[2]
@@ -45,7 +39,7 @@ local nowUs = time[1] * 1000000 + time[2]
 -- The limits that apply: { key, interval in µs }.
 local limits = {}
 if globalInterval > 0 then limits[#limits + 1] = { K.rateGlobal, globalInterval } end
-if hostInterval > 0 then limits[#limits + 1] = { prefix .. 'rate:host:' .. host, hostInterval } end
+if hostInterval > 0 then limits[#limits + 1] = { Q.prefix .. 'rate:host:' .. host, hostInterval } end
 
 local slot, window = nowUs, 1000000
 for _, limit in ipairs(limits) do
@@ -54,7 +48,7 @@ for _, limit in ipairs(limits) do
   if limit[2] > window then window = limit[2] end
 end
 
-if agingMs > 0 then band = band - math.floor(waitedMs / agingMs) end
+if Q.agingMs > 0 then band = band - math.floor(waitedMs / Q.agingMs) end
 if band < 0 then band = 0 elseif band > 4 then band = 4 end
 local horizon = window * 2 ^ (2 - band)
 

@@ -2,11 +2,11 @@
 -- counting an attempt (graceful stop, lost lease); a job cancelled while it
 -- ran ends as cancelled instead (`JobQueue.release`).
 --
--- @include queue
+-- @include context records fairness ends wake
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake work events dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   id     the job's id
 --   token  the lease token it was claimed with
 -- Returns 1, or 0 when the lease was already lost (nothing changes).

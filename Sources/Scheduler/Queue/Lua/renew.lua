@@ -3,11 +3,11 @@
 -- cluster of busy workers still recovers a dead one's jobs)
 -- (`JobQueue.renewLeases`).
 --
--- @include housekeeping
+-- @include context housekeeping
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake work events dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
+-- @keys queue delayed leases work events dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   id, token…  pairs: a job's id and the lease token it was claimed with
 -- Returns [lost ids, ids cancelled while running, housekeeping report].
 -- Events: those of the housekeeping (`stalled`, `deadLettered`,

@@ -7,11 +7,11 @@
 -- SUBMITTING_SECONDS after its last push, so a client that dies midway
 -- leaves nothing behind for long, and nothing counted anywhere.
 --
--- @include staging
+-- @include context staging
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
--- @keys queue delayed leases intake work events dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
+-- @keys queue
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   token   the submission's token (1-64 letters, digits, -; the client's own)
 --   offset  how many of the document's URLs were pushed before these
 --   then the URLs, in the document's order (up to 1,000: one call stays

@@ -2,11 +2,11 @@
 -- `POST /v1/queues/{queue}/batches`) with the intake list's rules and texts,
 -- atomically; a document it refuses is answered, not dead-lettered.
 --
--- @include intake
+-- @include context documents staging intake
 -- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
 -- @keys queue delayed leases intake pendingIntake sequence clock work events control dead batches metrics metricsSeconds groups fairness groupWeights groupLimits recent
 --
--- ARGV, after the queue context (queue.lua):
+-- ARGV, after the queue context (context.lua):
 --   document  the intake document, as sent; or, with `token`, its fields:
 --             the document without `urls`, as a JSON object
 --   fallback  the batch id to use when the document names none

@@ -1,10 +1,11 @@
 /// One `.lua` file compiled into the binary (`PackageResources`, from the
 /// `Lua/` folders), with the directives of its header.
 ///
-/// A header line `-- @include NAME…` names the libraries of `Queue/Lua/` the
-/// file needs (each library names its own); `-- @keys NAME…` names the
-/// queue's fixed keys (`QueueKeys.Fixed`) a queue script receives in `KEYS`,
-/// in that order. Everything else in the header is documentation.
+/// A header line `-- @include NAME…` names the libraries of
+/// `Queue/Lua/includes/` whose names the file uses (each library names its
+/// own); `-- @keys NAME…` names the queue's fixed keys (`QueueKeys.Fixed`)
+/// the script receives in `KEYS`, in that order. Everything else in the
+/// header is documentation.
 struct LuaFile: Sendable {
     /// The file's name without `.lua`.
     let name: String

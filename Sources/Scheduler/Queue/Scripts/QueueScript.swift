@@ -1,15 +1,16 @@
 import RedisKit
 
-/// A queue transition: one `.lua` file of `Queue/Lua/` assembled with the
-/// libraries it includes, run with EVALSHA.
+/// A script of the queue: one entry `.lua` file of `Queue/Lua/` (a queue
+/// transition) or `Workers/Lua/` (the worker registry), assembled with the
+/// libraries of `Queue/Lua/includes/` it includes, run with EVALSHA.
 ///
 /// The assembled source is, in order: the `K` table of the fixed keys the
 /// file declares with `@keys` (`local K = { queue = KEYS[1], … }`), each
 /// library it includes — directly or through another library — once, after
 /// the ones it includes, and the file itself. `JobQueue` sends those keys
 /// (`keys(of:)`) as `KEYS`, then the queue context and the script's own
-/// arguments as `ARGV` (queue.lua). Redis compiles a script once; EVALSHA
-/// then sends only its hash, so the libraries cost nothing per call.
+/// arguments as `ARGV` (includes/context.lua). Redis compiles a script once;
+/// EVALSHA then sends only its hash, so the libraries cost nothing per call.
 struct QueueScript: Sendable {
     /// The `.lua` file's name.
     let name: String
@@ -71,9 +72,22 @@ struct QueueScript: Sendable {
         return "local K = { " + fields.joined(separator: ", ") + " }"
     }
 
-    /// The libraries a script may include, by name.
+    /// The libraries a script may include, by name: the files of
+    /// `Queue/Lua/includes/` (SwiftPM names a resource by its file name
+    /// alone, whatever its folder: `PackageResources.context_lua`).
     static let libraries: [String: LuaFile] = Dictionary(uniqueKeysWithValues: [
-        LuaFile("queue", PackageResources.queue_lua),
+        LuaFile("context", PackageResources.context_lua),
+        LuaFile("masking", PackageResources.masking_lua),
+        LuaFile("priorities", PackageResources.priorities_lua),
+        LuaFile("records", PackageResources.records_lua),
+        LuaFile("events", PackageResources.events_lua),
+        LuaFile("batches", PackageResources.batches_lua),
+        LuaFile("dead-letters", PackageResources.dead_letters_lua),
+        LuaFile("throughput", PackageResources.throughput_lua),
+        LuaFile("recent", PackageResources.recent_lua),
+        LuaFile("fairness", PackageResources.fairness_lua),
+        LuaFile("ends", PackageResources.ends_lua),
+        LuaFile("wake", PackageResources.wake_lua),
         LuaFile("jobs", PackageResources.jobs_lua),
         LuaFile("staging", PackageResources.staging_lua),
         LuaFile("slices", PackageResources.slices_lua),

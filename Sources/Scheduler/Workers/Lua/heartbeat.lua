@@ -3,10 +3,12 @@
 -- clock (`TIME`), so every worker's timestamps and every reader's idea of
 -- "expired" share one clock whatever the hosts' clocks say.
 --
--- KEYS:
---   workers  the queue's `workers` sorted set
---   record   the worker's hash, `warmer:{Q}:worker:ID`
--- ARGV:
+-- @include context
+-- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
+-- @keys workers
+-- The worker's record is the hash `worker:ID` (workerKey).
+--
+-- ARGV, after the queue context (context.lua):
 --   id           the worker's id
 --   lease        how long the record lives without a beat, in ms
 --   startedAt    when the worker started (ms), '' on the first beat: now
@@ -16,21 +18,19 @@
 -- expiry. Returns startedAt. Refuses with BAD_ARGUMENT a lease that is not a
 -- positive integer.
 -- Events: none.
-local workers, record = KEYS[1], KEYS[2]
-local id, lease, startedAt, host, pid, version, concurrency, busy, jobs = unpack(ARGV, 1, 9)
+local id, lease, startedAt, host, pid, version, concurrency, busy, jobs = unpack(ARGV, FIRST, FIRST + 8)
 lease = tonumber(lease)
 
-local time = redis.call('TIME')
-local now = time[1] * 1000 + math.floor(time[2] / 1000)
+local at = now()
 if not lease or lease < 1 or lease ~= math.floor(lease) then
   return redis.error_reply('BAD_ARGUMENT lease must be a positive number of ms')
 end
-if startedAt == '' then startedAt = string.format('%.0f', now) end
+if startedAt == '' then startedAt = integer(at) end
+local record = workerKey(id)
 redis.call('HSET', record, 'id', id, 'host', host, 'pid', pid, 'version', version,
   'concurrency', concurrency, 'busy', busy, 'jobs', jobs, 'startedAt', startedAt,
-  'heartbeatAt', string.format('%.0f', now), 'expiresAt', string.format('%.0f', now + lease),
-  'lease', string.format('%.0f', lease))
+  'heartbeatAt', integer(at), 'expiresAt', integer(at + lease), 'lease', integer(lease))
 redis.call('PEXPIRE', record, lease)
-redis.call('ZADD', workers, string.format('%.0f', now + lease), id)
-redis.call('ZREMRANGEBYSCORE', workers, '-inf', now)
+redis.call('ZADD', K.workers, integer(at + lease), id)
+redis.call('ZREMRANGEBYSCORE', K.workers, '-inf', at)
 return startedAt

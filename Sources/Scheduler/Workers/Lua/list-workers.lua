@@ -1,23 +1,20 @@
 -- list-workers.lua: lists live workers: prunes lapsed ids, then reads each
 -- live one's hash (`WorkerRegistry.workers`).
 --
--- KEYS:
---   workers  the queue's `workers` sorted set
--- ARGV:
---   recordPrefix  the prefix of the workers' hashes, `warmer:{Q}:worker:`
---                 (same hash tag as `workers`)
+-- @include context
+-- KEYS, in this order (read as K.<name>; the layout is QueueKeys.Fixed):
+-- @keys workers
+-- Each worker's record is the hash `worker:ID` (workerKey).
+--
+-- ARGV, after the queue context (context.lua): none.
 -- Returns [now (ms, Redis clock), [HGETALL reply…]]; an id whose hash is
 -- already gone is skipped.
 -- Events: none.
-local workers = KEYS[1]
-local recordPrefix = ARGV[1]
-
-local time = redis.call('TIME')
-local now = time[1] * 1000 + math.floor(time[2] / 1000)
-redis.call('ZREMRANGEBYSCORE', workers, '-inf', now)
+local at = now()
+redis.call('ZREMRANGEBYSCORE', K.workers, '-inf', at)
 local records = {}
-for _, id in ipairs(redis.call('ZRANGE', workers, 0, -1)) do
-  local fields = redis.call('HGETALL', recordPrefix .. id)
+for _, id in ipairs(redis.call('ZRANGE', K.workers, 0, -1)) do
+  local fields = redis.call('HGETALL', workerKey(id))
   if #fields > 0 then records[#records + 1] = fields end
 end
-return { string.format('%.0f', now), records }
+return { integer(at), records }

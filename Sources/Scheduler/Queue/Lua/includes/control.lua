@@ -5,7 +5,7 @@
 -- any client pushes onto `warmer:{Q}:commands` (control-document.lua), so
 -- that both make exactly the same checks and changes.
 --
--- @include queue staging
+-- @include context priorities records events batches fairness ends wake staging
 
 -- Cancels `ids`: in `batch` only, or ('') in every batch they serve. A job
 -- stops counting in the cancelled batch (its URLs count as `cancelled` there,

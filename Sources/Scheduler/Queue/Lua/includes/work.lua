@@ -2,7 +2,7 @@
 -- does (promoting due retries, recovering expired leases, expanding one
 -- intake document).
 --
--- @include housekeeping intake
+-- @include context records events fairness wake housekeeping intake
 
 local function isPaused()
   return redis.call('HGET', K.config, 'paused') == '1'

@@ -2,7 +2,7 @@
 -- URLs of a document too large to make at once, and making the next slice
 -- of them into jobs (see staging.lua for the keys and the order).
 --
--- @include jobs staging
+-- @include context jobs staging
 
 -- URLs become jobs at 15 to 60 µs each (more as the queue grows; up to
 -- 100 µs on a busy machine with a million queued), so no call makes many:
@@ -32,7 +32,7 @@ end
 -- Stages a document: `settings` holds the STAGING_FIELDS (staging.lua) of
 -- its jobs (each a string, '' for the default), `fill(urlsKey)` pushes its
 -- `count` URLs, in order, to the list `urlsKey` (or renames a filled list
--- to it: parsed.lua).
+-- to it: parse-end.lua).
 local function stageDocument(settings, count, fill)
   local id = tostring(redis.call('INCR', K.sequence))
   local key = stagingKey(id)

@@ -31,7 +31,7 @@
 -- pushed so far are dropped; the old token's calls are refused), and a
 -- claim of a client that parses nothing expands it here in one call.
 --
--- @include queue
+-- @include context
 
 -- Documents up to this size are decoded, checked and staged by the claim
 -- that takes them (at most about 1 ms); larger ones are parsed by the worker.

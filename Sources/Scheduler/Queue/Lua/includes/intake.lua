@@ -1,7 +1,7 @@
 -- intake.lua: turning the documents producers push onto `intake` into jobs,
 -- one per claim (docs/wire-format.md, "Producing: intake documents").
 --
--- @include jobs documents housekeeping slices parsing
+-- @include context priorities events wake documents housekeeping jobs slices parsing
 
 local MAX_DOCUMENT_URLS = 10000
 

@@ -1,7 +1,7 @@
 -- jobs.lua: adding URLs to a batch as jobs, for `enqueue` and for intake
 -- documents, and the limits both check their arguments against.
 --
--- @include queue
+-- @include context masking priorities records events batches recent fairness wake
 
 -- The largest integer every JSON reader (and Lua's doubles) holds exactly: 2^53 - 1.
 local MAX_TOTAL = 9007199254740991
@@ -29,10 +29,10 @@ end
 -- count with its first chunk and 0 after, so the batch never completes early).
 -- `timeout` is the new jobs' time limit in seconds ('' for the worker's);
 -- `group` the group the new jobs are queued in ('' for the batch's own:
--- see queueJobs in queue.lua).
+-- see queueJobs in fairness.lua).
 -- `freshMs` (0 for none: the batch's `freshFor`) makes a URL whose work
 -- is not live but completed within the last `freshMs` ms (`recent`, see
--- rememberCompleted in queue.lua) count as completed at once, with source
+-- rememberCompleted in recent.lua) count as completed at once, with source
 -- `recent`, without a job.
 -- Callers validate every argument first: nothing here may fail half-way.
 -- Publishes `started` in `batch` for each running job it joins, `priority`

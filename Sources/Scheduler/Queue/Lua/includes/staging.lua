@@ -23,7 +23,7 @@
 -- This file holds the staging keys and what a cancel needs (dropStaged);
 -- slices.lua stages documents and makes their slices into jobs.
 --
--- @include queue
+-- @include context
 
 local function stagingKey(id) return Q.prefix .. 'intake:staging:' .. id end
 local STAGING = Q.prefix .. 'intake:staging'

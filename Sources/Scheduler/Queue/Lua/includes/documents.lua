@@ -2,7 +2,7 @@
 -- by clients onto `intake` and `commands`) share: strict decoding, and
 -- dead-lettering one that cannot be used.
 --
--- @include queue
+-- @include context masking dead-letters
 
 -- Decodes a document as strict JSON. Redis's cjson also takes hex (`0x10`),
 -- `Infinity` and `NaN` for numbers unless told not to; the setting is the

@@ -2,7 +2,7 @@
 -- retries and recovering expired leases — and the report of it the caller
 -- logs.
 --
--- @include queue
+-- @include context records events fairness ends
 
 -- What this call's housekeeping did that an operator should hear of, for the
 -- caller to log (`QueueHousekeeping`): one entry per recovered or
