@@ -42,3 +42,25 @@ import Testing
         #expect(moved)
     }
 }
+
+extension RunningJobPriorityTests {
+    /// A job's pipeline task starts a moment after its claim: a priority
+    /// message read in between reaches the task when it is attached.
+    @Test func aPriorityChangedBeforeTheTaskIsAttachedReachesIt() async throws {
+        let loader = FakeDataLoader()
+        let pipeline = ImagePipeline(configuration: .init(dataLoader: loader, dataCache: InMemoryDataCache()))
+        let url = URL(string: "http://127.0.0.1:9/fake/early.png")!
+        loader.hold(url)
+        let job = Job(id: "early", url: url.absoluteString, batches: ["b"], priority: "low", destination: "disk",
+                      attempt: 1, leaseToken: "t")
+        let running = RunningJobs(capacity: 1)
+        await running.add(job)
+        await running.setPriority(.veryHigh, of: job.id)
+        let task = pipeline.prefetchData(for: ImageRequest(url: url, priority: .low))
+        await running.attach(task, to: job.id)
+        let priority = task.priority
+        task.cancel()
+
+        #expect(priority == .veryHigh)
+    }
+}
