@@ -150,7 +150,9 @@ let package = Package(
         // In-memory fakes of the pipeline's seams (DataLoading, DataCaching,
         // ImageDecoding/Processing/Encoding): the task graph's fast tests.
         // A target of its own, because TestSupport (services) knows no engine.
-        .target(name: "PipelineEngineFakes", dependencies: ["PipelineEngine"], path: "Tests/PipelineEngineFakes"),
+        .target(name: "PipelineEngineFakes", dependencies: ["PipelineEngine", "TestSupport"], path: "Tests/PipelineEngineFakes"),
+        // An in-memory queue for the worker (`WorkSource`): the worker runtime's fast tests.
+        .target(name: "SchedulerFakes", dependencies: ["Scheduler", "TestSupport"], path: "Tests/SchedulerFakes"),
         .testTarget(name: "PipelineEngineTests", dependencies: ["PipelineEngine", "PipelineEngineFakes", "TestSupport"]),
         .testTarget(name: "SchedulerTests", dependencies: ["Scheduler", "RedisKit", "TestSupport"]),
         // The executable's own logic, in-process: settings, the terminal board, log lines,
@@ -170,7 +172,11 @@ let package = Package(
         ),
         .testTarget(
             name: "WarmerWorkerTests",
-            dependencies: ["WarmerWorker", "PipelineEngineFakes", "PipelineEngine", "Scheduler", "TestSupport"]
+            dependencies: [
+                "WarmerWorker", "PipelineEngineFakes", "SchedulerFakes", "PipelineEngine", "Scheduler", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
         .testTarget(
             name: "WarmerServerTests",

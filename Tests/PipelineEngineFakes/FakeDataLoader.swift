@@ -1,6 +1,7 @@
 import Foundation
 import PipelineEngine
 import Synchronization
+import TestSupport
 
 /// An in-memory origin for the pipeline (`DataLoading`): serves the bodies a
 /// test registered, logs every load in the order it began, and can hold a
@@ -9,11 +10,12 @@ import Synchronization
 ///
 /// A held load that is cancelled ends at once with `.cancelled` (as
 /// `DataLoader` does when the calling task is cancelled) and is logged in
-/// `cancelledLoads`. An unknown URL answers 404.
+/// `cancelledLoads`. An unknown URL answers 404; `fail(_:status:)` sets another status.
 public final class FakeDataLoader: DataLoading {
     private struct Resource {
         var body: Data
         var headers: [String: String]
+        var statusCode = 200
     }
 
     private struct Waiter {
@@ -46,6 +48,12 @@ public final class FakeDataLoader: DataLoading {
     /// Serves `body` (with `headers`, names lowercased) for `url`.
     public func serve(_ url: URL, body: Data, headers: [String: String] = ["content-type": "image/png"]) {
         state.withLock { $0.resources[url] = Resource(body: body, headers: headers) }
+    }
+
+    /// Answers every load of `url` with the error status `statusCode` (a
+    /// 503 is a transient failure, a 404 a permanent one).
+    public func fail(_ url: URL, status statusCode: Int) {
+        state.withLock { $0.resources[url] = Resource(body: Data(), headers: [:], statusCode: statusCode) }
     }
 
     /// Holds every load of `url` until `release(_:)` (nil: of every URL, until `releaseAll()`).
@@ -100,6 +108,10 @@ public final class FakeDataLoader: DataLoading {
         guard let resource = state.withLock({ $0.resources[url] }) else {
             let notFound = DataLoader.Response(data: Data(), statusCode: 404, headers: [:], url: url.absoluteString)
             return .failure(DataLoaderFailure(.httpStatus(404), partialResponse: notFound))
+        }
+        guard resource.statusCode == 200 else {
+            let response = DataLoader.Response(data: Data(), statusCode: resource.statusCode, headers: [:], url: url.absoluteString)
+            return .failure(DataLoaderFailure(.httpStatus(resource.statusCode), partialResponse: response))
         }
         let size = Int64(resource.body.count)
         progress(200, size, size)

@@ -1,5 +1,6 @@
 import Foundation
 import PipelineEngine
+import TestSupport
 
 /// A decoder (`ImageDecoding`) that logs each decode and can hold them at a
 /// gate. Every decode returns the same small image, made once by the real

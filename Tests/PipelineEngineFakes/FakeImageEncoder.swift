@@ -1,5 +1,6 @@
 import Foundation
 import PipelineEngine
+import TestSupport
 
 /// An encoder (`ImageEncoding`) that logs each encode and returns the
 /// encoding's identifier as the "encoded" bytes, so a test can tell from

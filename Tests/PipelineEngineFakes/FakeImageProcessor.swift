@@ -1,4 +1,5 @@
 import PipelineEngine
+import TestSupport
 
 /// A processor (`ImageProcessing`) that logs each step by the processor's
 /// identifier and returns its input unchanged; steps can be held at a gate.

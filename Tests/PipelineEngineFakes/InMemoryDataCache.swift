@@ -1,6 +1,7 @@
 import Foundation
 import PipelineEngine
 import Synchronization
+import TestSupport
 
 /// A disk cache that keeps everything in memory (`DataCaching`): the
 /// pipeline's storage seam without files. An entry's "file" is named

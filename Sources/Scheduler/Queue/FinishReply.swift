@@ -6,4 +6,11 @@ public struct FinishReply: Sendable {
     /// no longer the one the worker held (another worker runs the job now,
     /// or it went back to the queue).
     public var lostLeases: Set<String>
+
+    /// A reply (the queue decodes it from the finish script; an in-memory
+    /// `WorkSource` builds it).
+    public init(claimed: [Job], lostLeases: Set<String>) {
+        self.claimed = claimed
+        self.lostLeases = lostLeases
+    }
 }

@@ -64,6 +64,13 @@ extension JobQueue {
         public var lost: [String]
         /// Jobs cancelled while running: abort them (a missed control message is caught here).
         public var cancelled: [String]
+
+        /// A renewal's findings (the queue decodes them from the renew
+        /// script; an in-memory `LeaseRenewing` builds them).
+        public init(lost: [String], cancelled: [String]) {
+            self.lost = lost
+            self.cancelled = cancelled
+        }
     }
 
     /// Extends the leases of `jobs` in one call, after recovering other

@@ -19,4 +19,19 @@ public struct QueueStatistics: Sendable, Hashable, Codable {
     public let isPaused: Bool
     /// Workers whose heartbeat record is live (`WorkerRegistry`).
     public let workers: Int
+
+    /// A queue's counts (the queue reads them from Redis; an in-memory
+    /// `WorkSource` builds them).
+    public init(queue: String, queued: Int, active: Int, delayed: Int, dead: Int, intake: Int, staged: Int,
+                isPaused: Bool, workers: Int) {
+        self.queue = queue
+        self.queued = queued
+        self.active = active
+        self.delayed = delayed
+        self.dead = dead
+        self.intake = intake
+        self.staged = staged
+        self.isPaused = isPaused
+        self.workers = workers
+    }
 }

@@ -8,11 +8,13 @@ import UnixSignals
 /// still held, which releases each to the queue at once for another worker,
 /// and the process exits as soon as the releases are written.
 struct ForcedRelease: Service {
+    /// The stop signals counted (`Worker.Configuration.shutdownSignals`).
+    let signals: [UnixSignal]
     let running: RunningJobs
     let logger: Logger
 
     func run() async {
-        let signals = await UnixSignalsSequence(trapping: .sigterm, .sigint)
+        let signals = await UnixSignalsSequence(trapping: signals)
         await cancelWhenGracefulShutdown {
             var received = 0
             for await signal in signals {

@@ -19,6 +19,8 @@ actor RunningJobs {
     private struct Entry {
         let job: Job
         var task: ImageTask?
+        /// A priority set before the task was attached, given to it then.
+        var priority: ImagePriority?
         var isAbandoned = false
         var isCancelled = false
     }
@@ -66,9 +68,11 @@ actor RunningJobs {
         jobs[jobID] != nil
     }
 
-    /// Attaches the job's pipeline task; cancels it at once if the job was abandoned meanwhile.
+    /// Attaches the job's pipeline task, at the priority a control message
+    /// set meanwhile; cancels it at once if the job was abandoned meanwhile.
     func attach(_ task: ImageTask, to jobID: String) {
         jobs[jobID]?.task = task
+        if let priority = jobs[jobID]?.priority { task.priority = priority }
         if jobs[jobID]?.isAbandoned == true { task.cancel() }
     }
 
@@ -92,8 +96,10 @@ actor RunningJobs {
         return held
     }
 
-    /// Moves a running job's pipeline work to `priority`.
+    /// Moves a running job's pipeline work to `priority`, at once or, when
+    /// its task has not started yet, as it is attached.
     func setPriority(_ priority: ImagePriority, of jobID: String) {
+        jobs[jobID]?.priority = priority
         jobs[jobID]?.task?.priority = priority
     }
 

@@ -13,7 +13,8 @@ import UnixSignals
 ///
 /// 1. `SystemdWatchdog`, under a systemd `Type=notify` unit only: `READY=1`,
 ///    watchdog keep-alives while the loops turn, `STOPPING=1`;
-/// 2. `ForcedRelease`: at a second signal, releases every held job at once;
+/// 2. `ForcedRelease`, when the worker has shutdown signals: at a second
+///    signal, releases every held job at once;
 /// 3. `LeaseKeeper`: renews the held jobs' leases on a thread of its own;
 /// 4. `ControlReader`: applies cancellations and priority changes to the
 ///    jobs this worker runs;
@@ -42,8 +43,10 @@ package struct Worker: Sendable {
         package var cacheSweepInterval: Duration = .seconds(30)
         /// Where to serve `/metrics`, `/healthz`, `/readyz` and `/v1/queue`; `nil` for no HTTP server.
         package var http: HTTPEndpoint?
-        /// The signals that start a graceful shutdown (none when the
-        /// worker runs inside a service group of someone else's: tests).
+        /// The signals that start a graceful shutdown, and whose second
+        /// one releases every held job (`ForcedRelease`); none when the
+        /// worker runs inside a service group of someone else's (tests),
+        /// which shuts it down.
         package var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
 
         /// The defaults: 8 jobs at once, 30 s of grace, no HTTP server.
@@ -126,8 +129,11 @@ package struct Worker: Sendable {
         if notifier.isEnabled {
             services.append(SystemdWatchdog(notifier: notifier, state: state, allowances: allowances, logger: logger))
         }
+        if !configuration.shutdownSignals.isEmpty {
+            // (A worker stopped by its host's service group traps no signal of the process.)
+            services.append(ForcedRelease(signals: configuration.shutdownSignals, running: running, logger: logger))
+        }
         services += [
-            ForcedRelease(running: running, logger: logger),
             leaseKeeper,
             ControlReader(source: source, running: running, state: state, idleWait: configuration.idleWait, logger: logger),
             ControlDocumentApplier(source: source, state: state, idleWait: configuration.idleWait, logger: logger),

@@ -1,7 +1,8 @@
 import Synchronization
 
 /// What a fake was asked to do, in order, and a way to wait until it has
-/// been asked: a test awaits the call it needs instead of sleeping.
+/// been asked: a test awaits the call it needs instead of sleeping. The
+/// fakes of every module record into it (PipelineEngineFakes, SchedulerFakes).
 public final class CallLog<Call: Sendable>: Sendable {
     private struct State {
         var calls: [Call] = []
@@ -16,8 +17,8 @@ public final class CallLog<Call: Sendable>: Sendable {
     /// Every call so far, in order.
     public var calls: [Call] { state.withLock { $0.calls } }
 
-    /// Records `call` and wakes the waiters it satisfies.
-    func record(_ call: Call) {
+    /// Records `call` and wakes the waiters it satisfies (the fakes call this).
+    public func record(_ call: Call) {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
             state.calls.append(call)
             let calls = state.calls
