@@ -123,10 +123,12 @@ export WARMER_TEST_FAULT_ORIGIN_LOG=$FAULT_ORIGIN_LOG
 width=(--experimental-maximum-parallelization-width "${WARMER_TEST_PARALLELISM:-4}")
 status=0
 : >"$STATE/swift-test.log"
+# (--skip-build: the build above made everything; a second `swift test`
+# build step would only spend ~20 s finding that out, once per run.)
 run_swift_test() {
-  log "swift test ${width[*]} $*"
+  log "swift test --skip-build ${width[*]} $*"
   local code=0
-  swift test "${BUILD[@]}" "${width[@]}" "$@" 2>&1 | tee -a "$STATE/swift-test.log" || code=${PIPESTATUS[0]}
+  swift test --skip-build "${BUILD[@]}" "${width[@]}" "$@" 2>&1 | tee -a "$STATE/swift-test.log" || code=${PIPESTATUS[0]}
   if ((code != 0)); then status=$code; fi
 }
 # Suites that run a whole Redis Cluster (6 redis-servers) with workers
