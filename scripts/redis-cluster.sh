@@ -3,7 +3,8 @@
 #
 #   scripts/redis-cluster.sh start DIR [OWNER_PID]
 #       starts six cluster-enabled redis-servers on free loopback ports
-#       (each port P and its cluster bus port P+10000 free), joins them with
+#       (each port P and its cluster bus port P+10000 free, both below the
+#       ephemeral range; a port another program takes first is retried), joins them with
 #       `redis-cli --cluster create … --cluster-replicas 1`, waits until
 #       every node reports cluster_state:ok, agrees on the slots and every
 #       replica is in sync, then prints the six ports, one a line, and exits
@@ -61,11 +62,19 @@ stop_cluster() {
   done
 }
 
-# cluster_port: a free port P whose cluster bus port P+10000 is free too.
+# cluster_port: a free port P whose cluster bus port P+10000 is free too,
+# both below the kernel's ephemeral range (ip_local_port_range: 32768 and up
+# by default), where no outgoing connection and no port-0 bind (the tests'
+# own redis-servers, workers' HTTP ports) can take them between this check
+# and the server's bind. Another program picking ports at random in this
+# range could still: `ours` then tells, and the start tries another port.
 cluster_port() {
-  local port tries
+  local port tries low=32768 range
+  read -r low _ </proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || true
+  range=$((low - 10001 - 1024))
+  ((range > 2768)) && range=2768
   for ((tries = 0; tries < 200; tries++)); do
-    port=$(( ((RANDOM << 15) | RANDOM) % 25001 + 20000 ))
+    port=$(( low - 10001 - ((RANDOM << 15) | RANDOM) % range ))
     if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null \
       && ! (exec 3<>"/dev/tcp/127.0.0.1/$((port + 10000))") 2>/dev/null; then
       echo "$port"
@@ -74,6 +83,16 @@ cluster_port() {
   done
   echo "redis-cluster.sh: no free port pair found" >&2
   return 1
+}
+
+# ours DIR PORT: whether the redis-server answering on PORT is the one this
+# script started there (its process id is the one in its pid file), not a
+# server of someone else's that took the port first.
+ours() {
+  local pid answer
+  pid=$(cat "$1/node-$2.pid" 2>/dev/null) || return 1
+  answer=$(redis-cli -p "$2" info server 2>/dev/null | tr -d '\r' | sed -n 's/^process_id://p')
+  [[ -n $pid && $answer == "$pid" ]]
 }
 
 # every_node CHECK...: whether CHECK PORT succeeds for every port in PORTS.
@@ -114,7 +133,7 @@ start_cluster() {
         --pidfile "$dir/node-$port.pid" --logfile "$dir/node-$port.log" --dir "$dir" \
         --cluster-enabled yes --cluster-config-file "nodes-$port.conf" --cluster-node-timeout 2000 \
         --cluster-require-full-coverage no --appendonly no --save '' --shutdown-timeout 0 >/dev/null
-      if wait_for 10 redis-cli -p "$port" ping >/dev/null 2>&1; then
+      if wait_for 10 ours "$dir" "$port"; then
         started=yes
         break
       fi

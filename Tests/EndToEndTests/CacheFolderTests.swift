@@ -117,13 +117,9 @@ private struct ReadOnlyFolder {
     }
 
     private static func run(_ path: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw HarnessError("\(path) \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        let exit = try ChildProcess(path, arguments, standardOutput: .inherited, standardError: .inherited).waitUntilExit()
+        guard exit.status == 0, exit.exited else {
+            throw HarnessError("\(path) \(arguments.joined(separator: " ")) exited \(exit.status)")
         }
     }
 }

@@ -10,26 +10,28 @@ import TestSupport
 @Suite(.serialized)
 struct ControlDocumentTests {
     @Test func cancellingABatchFromRedisCliStopsItsJobsWhileEverySlotIsBusyAndTheQueuePausedButSharedWorkGoesOn() async throws {
-        // Given one worker with three slots, and three slow ~700 KB images (~6 s each)
+        // Given one worker with three slots, and three images from an origin
+        // that holds every download until the test releases it (so the
+        // downloads run for as long as the test needs, however slow the machine)
         let queue = try QueueProbe()
         let cli = RedisCLIOperator(queue: queue)
         let cache = try TestEnvironment.temporaryDirectory("cache")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let images = try await Origin.makeImages("ctl-cancel", count: 3, width: 1000, height: 1000, slow: true)
-        let kept = images[0]
+        let image = try Data(contentsOf: Origin.makeImage(TestEnvironment.uniqueName("ctl-cancel"), width: 32, height: 24))
+        let origin = try GatedOrigin(body: image)
+        defer { origin.close() }
+        let urls = (0..<3).map { origin.url("/ctl-cancel/\($0).jpg") }
+        let kept = urls[0]
 
         try await withWorkers(queue: queue, cacheDirectory: cache, concurrency: 3) { workers in
             // …batch X of the three, and batch Y that needs X's first image too
-            let x = try await queue.enqueue(images.map(\.url))
-            let y = try await queue.enqueue([kept.url])
+            let x = try await queue.enqueue(urls)
+            let y = try await queue.enqueue([kept])
             // …all three downloading, so every slot is busy
-            let running = await eventually(timeout: .seconds(30)) {
-                let events = (try? await queue.events(ofBatch: x)) ?? []
-                return Set(events.filter { $0.kind == .progress }.compactMap(\.jobID)).count == 3
-            }
+            let running = await eventually(timeout: .seconds(30)) { origin.held.count == 3 }
             try #require(running, "the downloads did not all start:\n\(workers.logs)")
             let jobs = try await cli.liveJobs(ofBatch: x)
-            let keptJob = try #require(jobs[kept.url.absoluteString])
+            let keptJob = try #require(jobs[kept.absoluteString])
 
             // When the queue is paused with a control document
             try await cli.push([try jsonDocument(["v": 1, "op": "pause", "id": "pause-1"])])
@@ -57,6 +59,8 @@ struct ControlDocumentTests {
             }
 
             // …and the job Y still needs goes on, paused queue or not, and completes for Y
+            // once its download ends
+            origin.release(Set(origin.held.filter { $0.path == kept.path }.map(\.id)))
             let statusY = try await queue.waitUntilFinished(batch: y, timeout: .seconds(60))
             #expect(statusY.completed == 1 && statusY.total == 1, "\(statusY)\n\(workers.logs)")
             #expect(try await cli.field(cli.key("job:\(keptJob)"), "state") == "completed")

@@ -208,15 +208,12 @@ import TestSupport
 /// `GET url` with curl (with `headers`, `Name: value` each): the status and the body.
 func httpGet(_ url: String, headers: [String] = []) async throws -> (status: Int, body: String) {
     try await offCooperativePool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["curl", "--silent", "--max-time", "5", "--write-out", "\n%{http_code}"]
-            + headers.flatMap { ["--header", $0] } + [url]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let process = try ChildProcess(
+            "/usr/bin/env", ["curl", "--silent", "--max-time", "5", "--write-out", "\n%{http_code}"]
+                + headers.flatMap { ["--header", $0] } + [url],
+            standardOutput: .pipe
+        )
+        let text = String(decoding: process.standardOutput?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         process.waitUntilExit()
         let status = Int(text.split(separator: "\n").last ?? "") ?? 0
         return (status, String(text.dropLast(String(status).count + 1)))

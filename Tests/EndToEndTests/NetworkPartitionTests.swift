@@ -48,29 +48,25 @@ struct NetworkPartitionTests {
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["bash", repository.appendingPathComponent("scripts/partition-test.sh").path]
-        process.currentDirectoryURL = repository
         var environment = ProcessInfo.processInfo.environment
         environment["WARMER_BIN"] = try WarmerProcess.binary().path
-        process.environment = environment
         // A file, not a pipe: nothing has to read while the script runs.
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(
+            "/usr/bin/env", ["bash", repository.appendingPathComponent("scripts/partition-test.sh").path],
+            environment: environment, currentDirectory: repository, standardOutput: .file(output),
+            standardError: .file(output)
+        )
 
         // Polled: waiting must not block a thread of the cooperative pool.
         let exited = await eventually(timeout: timeout, pollingEvery: .milliseconds(200)) { !process.isRunning }
         if !exited {
-            process.terminate()
+            process.send(SIGTERM)
             _ = await eventually(timeout: .seconds(30), pollingEvery: .milliseconds(200)) { !process.isRunning }
         }
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         guard exited else {
             throw HarnessError("scripts/partition-test.sh did not finish within \(timeout); stopped it. Output:\n\(text)")
         }
-        return ScriptRun(status: process.terminationStatus, output: text)
+        return ScriptRun(status: process.exit?.status ?? -1, output: text)
     }
 }

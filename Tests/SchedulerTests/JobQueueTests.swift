@@ -110,15 +110,25 @@ struct JobQueueTests {
     }
 
     @Test func renewingKeepsALeaseAliveAndReportsLostOnes() async throws {
-        let queue = try makeQueue { $0.leaseDuration = .seconds(1) }
+        // Given: two jobs claimed with a lease no pause of a loaded machine
+        // outlasts, whose deadlines are then put in the past by hand: their
+        // renewal comes after the original deadline, before anyone took
+        // them over (no timed wait: the deadline is the one in Redis).
+        let queue = try makeQueue { $0.leaseDuration = .seconds(60) }
         _ = try await queue.enqueue(urls: urls(2))
         let jobs = try await queue.claim(upTo: 2, worker: worker)
-        // When: renewed within the lease, past the original deadline.
-        for _ in 0..<4 {
-            try await Task.sleep(for: .milliseconds(300))
-            #expect(try await queue.renewLeases(of: jobs).lost.isEmpty)
+        try #require(jobs.count == 2)
+        for job in jobs { _ = try await queue.client.send(["ZADD", queue.keys.leases, "XX", "1", job.id]) }
+        let time = try await queue.client.send(["TIME"]).array.compactMap(\.string).compactMap { Int64($0) }
+        let before = try #require(time.first) * 1000
+        // When: renewed
+        #expect(try await queue.renewLeases(of: jobs).lost.isEmpty)
+        // Then: each deadline is a lease from the renewal…
+        for job in jobs {
+            let deadline = try await queue.client.send(["ZSCORE", queue.keys.leases, job.id]).string.flatMap { Double($0) }
+            #expect((deadline ?? 0) >= Double(before + 60_000), "deadline \(deadline ?? -1), renewed after \(before)")
         }
-        // Then: nobody else can claim them.
+        // …and nobody else can claim them.
         #expect(try await queue.claim(upTo: 2, worker: "other").isEmpty)
         // And a stale token is reported lost.
         let stale = Job(id: jobs[0].id, url: jobs[0].url, batches: jobs[0].batches, priority: jobs[0].priority,

@@ -77,16 +77,12 @@ public enum Origin {
 
     /// Runs a command and fails with its standard error when it exits non-zero.
     static func run(_ command: String, _ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [command] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            throw CommandFailed(command: ([command] + arguments).joined(separator: " "), status: process.terminationStatus, output: message)
+        let process = try ChildProcess("/usr/bin/env", [command] + arguments, standardOutput: .inherited,
+                                       standardError: .pipe)
+        let message = String(decoding: process.standardError?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+        let exit = process.waitUntilExit()
+        guard exit.status == 0, exit.exited else {
+            throw CommandFailed(command: ([command] + arguments).joined(separator: " "), status: exit.status, output: message)
         }
     }
 }

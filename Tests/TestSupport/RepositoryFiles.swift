@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The repository's own files, as the docs tests read them: its root (found
 /// from this source file's path), its folders, and the files git tracks.
@@ -34,16 +35,10 @@ public enum RepositoryFiles {
 
     /// The paths, relative to the root, of the files git tracks (`git ls-files`).
     public static func tracked() throws -> [String] {
-        let git = Process()
-        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        git.arguments = ["git", "-C", root.path, "ls-files", "-z"]
-        let output = Pipe()
-        git.standardOutput = output
-        git.standardError = FileHandle.nullDevice
-        try git.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        git.waitUntilExit()
-        guard git.terminationStatus == 0 else { throw ListingError(description: "git ls-files exited \(git.terminationStatus)") }
+        let git = try ChildProcess("/usr/bin/env", ["git", "-C", root.path, "ls-files", "-z"], standardOutput: .pipe)
+        let data = git.standardOutput?.readDataToEndOfFile() ?? Data()
+        let exit = git.waitUntilExit()
+        guard exit.status == 0, exit.exited else { throw ListingError(description: "git ls-files exited \(exit.status)") }
         return data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     }
 

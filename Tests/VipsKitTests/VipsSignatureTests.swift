@@ -23,15 +23,9 @@ struct VipsSignatureTests {
     }
 
     private static func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [script] + arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+        let process = try ChildProcess("/bin/bash", [script] + arguments, standardOutput: .pipe,
+                                       standardError: .standardOutput)
+        let output = process.standardOutput?.readDataToEndOfFile() ?? Data()
+        return (process.waitUntilExit().status, String(decoding: output, as: UTF8.self))
     }
 }

@@ -73,22 +73,15 @@ func runProcess(
     _ path: String, _ arguments: [String], stdin: String = "", environment: [String: String] = [:]
 ) async throws -> (status: Int32, output: String, error: String) {
     try await offCooperativePool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = arguments
-        if !environment.isEmpty {
-            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        }
-        let input = Pipe(), output = Pipe(), error = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let process = try ChildProcess(
+            path, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { _, new in new },
+            standardInput: .pipe, standardOutput: .pipe, standardError: .pipe
+        )
+        process.standardInput?.write(Data(stdin.utf8))
+        try process.standardInput?.close()
+        let out = process.standardOutput?.readDataToEndOfFile() ?? Data()
+        let err = process.standardError?.readDataToEndOfFile() ?? Data()
+        let exit = process.waitUntilExit()
+        return (exit.status, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
     }
 }

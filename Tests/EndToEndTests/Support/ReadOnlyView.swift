@@ -22,22 +22,16 @@ struct ReadOnlyView {
 
     /// Unmounts the view and removes its mount point.
     func remove() {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/umount")
-        process.arguments = [url.path]
-        try? process.run()
-        process.waitUntilExit()
+        let process = try? ChildProcess("/bin/umount", [url.path], standardOutput: .inherited, standardError: .inherited)
+        process?.waitUntilExit()
         try? FileManager.default.removeItem(at: url)
     }
 
     private static func run(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/mount")
-        process.arguments = arguments
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw HarnessError("/bin/mount \(arguments.joined(separator: " ")) exited \(process.terminationStatus)")
+        let exit = try ChildProcess("/bin/mount", arguments, standardOutput: .inherited, standardError: .inherited)
+            .waitUntilExit()
+        guard exit.status == 0, exit.exited else {
+            throw HarnessError("/bin/mount \(arguments.joined(separator: " ")) exited \(exit.status)")
         }
     }
 }

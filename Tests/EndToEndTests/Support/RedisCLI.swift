@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What a `redis-cli` run printed.
 struct RedisCLIResult: Sendable, CustomStringConvertible {
@@ -31,24 +32,17 @@ func redisCLI(
     // The blocking reads and the wait run on a thread of their own (see
     // `offCooperativePool`); a timer kills a redis-cli that hangs.
     return try await offCooperativePool {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["redis-cli"] + arguments
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let pid = process.processIdentifier
+        let process = try ChildProcess("/usr/bin/env", ["redis-cli"] + arguments,
+                                       standardOutput: .pipe, standardError: .pipe)
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
+        let watchdog = DispatchWorkItem { process.send(SIGKILL) }
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds, execute: watchdog)
         defer { watchdog.cancel() }
         // Both outputs are a few lines: reading one after the other cannot fill a pipe.
-        let stdout = output.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return RedisCLIResult(arguments: arguments, status: process.terminationStatus,
+        let stdout = process.standardOutput?.readDataToEndOfFile() ?? Data()
+        let stderr = process.standardError?.readDataToEndOfFile() ?? Data()
+        let exit = process.waitUntilExit()
+        return RedisCLIResult(arguments: arguments, status: exit.status,
                               standardOutput: String(decoding: stdout, as: UTF8.self),
                               standardError: String(decoding: stderr, as: UTF8.self))
     }

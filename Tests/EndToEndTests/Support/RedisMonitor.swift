@@ -4,10 +4,8 @@ import TestSupport
 /// `redis-cli MONITOR` on a test's own redis-server, its output in a file:
 /// every command the server runs, one line each, with all its arguments.
 /// For tests about what reaches Redis (how large a call is), not when.
-final class RedisMonitor: @unchecked Sendable {
-    // @unchecked: `process` (not Sendable) is set once in `init` and only
-    // terminated afterwards.
-    private let process: Process
+final class RedisMonitor: Sendable {
+    private let process: ChildProcess
     private let output: URL
     private let port: Int
 
@@ -17,12 +15,10 @@ final class RedisMonitor: @unchecked Sendable {
         self.port = port
         output = directory.appendingPathComponent("monitor.txt")
         FileManager.default.createFile(atPath: output.path, contents: nil)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["redis-cli", "-p", String(port), "MONITOR"]
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let file = try FileHandle(forWritingTo: output)
+        defer { try? file.close() }
+        process = try ChildProcess("/usr/bin/env", ["redis-cli", "-p", String(port), "MONITOR"],
+                                   standardOutput: .file(file))
         let output = output
         guard await eventually(timeout: .seconds(30), { Self.read(output).hasPrefix("OK") }) else {
             stop()
@@ -45,7 +41,7 @@ final class RedisMonitor: @unchecked Sendable {
 
     /// Stops redis-cli (SIGKILL: in MONITOR it does not end on SIGTERM).
     func stop() {
-        kill(process.processIdentifier, SIGKILL)
+        process.send(SIGKILL)
         process.waitUntilExit()
     }
 

@@ -17,13 +17,13 @@ import TestSupport
 /// Call `stop()` when done (a `defer` right after `start`): a test's own
 /// redis-server is not one of the services `scripts/test.sh` cleans up.
 final class RedisServer: @unchecked Sendable {
-    // @unchecked: the current `Process` (not Sendable) is only touched under `lock`.
+    // @unchecked: the current `process` is only swapped under `lock`.
     /// The port it listens on.
     let port: Int
     /// Its working folder: the append-only files and `redis.log`.
     let directory: URL
     private let lock = NSLock()
-    private var process: Process?
+    private var process: ChildProcess?
 
     /// `redis://127.0.0.1:PORT`.
     var url: String { "redis://127.0.0.1:\(port)" }
@@ -91,23 +91,23 @@ final class RedisServer: @unchecked Sendable {
     /// SIGKILL, as a crash: no shutdown, no final write. Waits until it is gone.
     func kill() async {
         guard let process = lock.withLock({ self.process }) else { return }
-        if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
         _ = await eventually(timeout: .seconds(10), pollingEvery: .milliseconds(10)) { !process.isRunning }
     }
 
     /// Stops the server (SIGTERM, then SIGKILL after 5 s) and removes its
     /// folder. Synchronous, for `defer`; safe to call more than once.
     func stop() {
-        let process = lock.withLock { () -> Process? in
+        let process = lock.withLock { () -> ChildProcess? in
             defer { self.process = nil }
             return self.process
         }
         if let process, process.isRunning {
-            Glibc.kill(process.processIdentifier, SIGTERM)
+            process.send(SIGTERM)
             let deadline = Date().addingTimeInterval(5)
             while process.isRunning, Date() < deadline { usleep(10_000) }
             if process.isRunning {
-                Glibc.kill(process.processIdentifier, SIGKILL)
+                process.send(SIGKILL)
                 process.waitUntilExit()
             }
         }
@@ -120,16 +120,11 @@ final class RedisServer: @unchecked Sendable {
 
     /// Starts the process and waits until it answers PING.
     private func launch(arguments: [String] = [], untilLoaded: Bool = true) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [
+        let process = try ChildProcess("/usr/bin/env", [
             "redis-server", "--bind", "127.0.0.1", "--port", String(port), "--daemonize", "no",
             "--appendonly", "yes", "--appendfsync", "always", "--save", "",
             "--dir", directory.path, "--logfile", directory.appendingPathComponent("redis.log").path,
-        ] + arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        ] + arguments)
         lock.withLock { self.process = process }
         let client = try RedisClient(url: RedisURL(parsing: url), name: "test-own-redis", timeout: .seconds(2))
         let ready = await eventually(timeout: .seconds(20), pollingEvery: .milliseconds(50)) {
@@ -141,7 +136,7 @@ final class RedisServer: @unchecked Sendable {
             }
         }
         guard ready, process.isRunning else {
-            if process.isRunning { Glibc.kill(process.processIdentifier, SIGKILL) }
+            process.send(SIGKILL)
             throw HarnessError("redis-server did not start on port \(port):\n\(logTail)")
         }
     }

@@ -20,24 +20,20 @@ struct ScriptRun: Sendable {
         let output = try FileHandle(forWritingTo: log)
         defer { try? output.close() }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", TestEnvironment.repositoryRoot.appendingPathComponent(script).path] + arguments
-        process.currentDirectoryURL = TestEnvironment.repositoryRoot
         // A file, not a pipe: nothing has to read while the script runs.
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(
+            "/usr/bin/env", ["python3", TestEnvironment.repositoryRoot.appendingPathComponent(script).path] + arguments,
+            currentDirectory: TestEnvironment.repositoryRoot, standardOutput: .file(output), standardError: .file(output)
+        )
 
         // Polled: waiting must not block a thread of the cooperative pool.
         let exited = await eventually(timeout: timeout, pollingEvery: .milliseconds(200)) { !process.isRunning }
         if !exited {
-            kill(process.processIdentifier, SIGKILL)
+            process.send(SIGKILL)
             _ = await eventually(timeout: .seconds(10), pollingEvery: .milliseconds(200)) { !process.isRunning }
         }
         let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         guard exited else { throw HarnessError("\(script) did not finish within \(timeout); killed it. Output:\n\(text)") }
-        return ScriptRun(status: process.terminationStatus, output: text)
+        return ScriptRun(status: process.exit?.status ?? -1, output: text)
     }
 }

@@ -6,7 +6,7 @@ import TestSupport
 /// draws what it draws for a person (`warmer watch`'s board), with its
 /// output collected as it arrives. Stopped with `stop()` or when released.
 final class TerminalSession: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let collected = Mutex(Data())
     /// Whether the terminal's output has ended (`warmer` exited and all it drew was read).
     private let outputEnded = Mutex(false)
@@ -14,15 +14,10 @@ final class TerminalSession: Sendable {
     init(_ arguments: [String]) throws {
         let binary = try WarmerProcess.binary().path
         let command = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["--quiet", "--flush", "--return", "--command", command, "/dev/null"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let reader = Thread { [self, file = output.fileHandleForReading] in
+        process = try ChildProcess("/usr/bin/script", ["--quiet", "--flush", "--return", "--command", command, "/dev/null"],
+                                   standardOutput: .pipe)
+        guard let output = process.standardOutput else { throw HarnessError("script's output is not a pipe") }
+        let reader = Thread { [self, file = output] in
             while true {
                 let chunk = file.availableData  // blocks until data or end of file
                 if chunk.isEmpty { return outputEnded.withLock { $0 = true } }
@@ -46,18 +41,18 @@ final class TerminalSession: Sendable {
     /// --return` passes it on), or `nil` while it still runs.
     func exitStatus(within timeout: Duration) async -> Int32? {
         let exited = await eventually(timeout: timeout) { !process.isRunning && outputEnded.withLock { $0 } }
-        return exited ? process.terminationStatus : nil
+        return exited ? process.exit?.status : nil
     }
 
     /// Ends the session: the terminal closes and takes `warmer` with it.
     func stop() async {
         guard process.isRunning else { return }
-        process.terminate()
+        process.send(SIGTERM)
         _ = await eventually(timeout: .seconds(5)) { !process.isRunning }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
     }
 
     deinit {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.send(SIGKILL)
     }
 }

@@ -44,10 +44,10 @@ final class CollectedProcess: Sendable {
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
         self.arguments = arguments
         handle = try WarmerProcess(arguments, environment: environment)
-        guard let pipe = handle.process.standardOutput as? Pipe else {
+        guard let output = handle.process.standardOutput else {
             throw HarnessError("warmer's standard output is not a pipe")
         }
-        let reader = Thread { [collected, file = pipe.fileHandleForReading] in
+        let reader = Thread { [collected, file = output] in
             while true {
                 let chunk = file.availableData  // blocks until data or end of file
                 collected.append(chunk)
@@ -74,8 +74,8 @@ final class CollectedProcess: Sendable {
         guard ended else { return nil }
         return CommandResult(
             arguments: arguments,
-            status: handle.process.terminationStatus,
-            exited: handle.process.terminationReason == .exit,
+            status: handle.process.exit?.status ?? -1,
+            exited: handle.process.exit?.exited ?? false,
             standardOutput: standardOutputSoFar,
             standardError: handle.standardErrorSoFar
         )

@@ -1,13 +1,10 @@
 import Foundation
 import TestSupport
 
-/// The `warmer` executable, run as a separate process as users run it.
-final class WarmerProcess: @unchecked Sendable {
-    // @unchecked: `Process` and `Pipe` are not Sendable; each instance is
-    // created, driven and read by one test at a time.
-    let process: Process
-    private let output = Pipe()
-    private let errors = Pipe()
+/// The `warmer` executable, run as a separate process as users run it
+/// (a `ChildProcess`: see there why not Foundation's `Process`).
+final class WarmerProcess: Sendable {
+    let process: ChildProcess
     private let errorFile: URL
 
     /// The built binary: `WARMER_BIN`, else `warmer` beside the test bundle.
@@ -30,9 +27,6 @@ final class WarmerProcess: @unchecked Sendable {
 
     /// Starts `warmer ARGUMENTS`, with `stdin` as its input when given.
     init(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws {
-        process = Process()
-        process.executableURL = try Self.binary()
-        process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
         // The SSRF guard refuses loopback by default: allow the test origin's
         // host, as a deployment allows an on-premise origin.
@@ -40,17 +34,15 @@ final class WarmerProcess: @unchecked Sendable {
             merged["WARMER_ALLOW_HOSTS"] = host
         }
         merged.merge(environment) { _, new in new }
-        process.environment = merged
-        process.standardOutput = output
         // Standard error goes to a file so a chatty process never blocks on a full pipe.
         errorFile = FileManager.default.temporaryDirectory.appendingPathComponent("warmer-stderr-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errorFile)
-        let input = Pipe()
-        process.standardInput = input
-        try process.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try? input.fileHandleForWriting.close()
+        let errors = try FileHandle(forWritingTo: errorFile)
+        defer { try? errors.close() }
+        process = try ChildProcess(try Self.binary().path, arguments, environment: merged,
+                                   standardInput: .pipe, standardOutput: .pipe, standardError: .file(errors))
+        if let stdin { process.standardInput?.write(Data(stdin.utf8)) }
+        try? process.standardInput?.close()
     }
 
     /// Runs `warmer ARGUMENTS` to completion.
@@ -68,7 +60,7 @@ final class WarmerProcess: @unchecked Sendable {
 
     /// Sends a signal (SIGTERM, SIGKILL…).
     func send(_ signal: Int32) {
-        kill(process.processIdentifier, signal)
+        process.send(signal)
     }
 
     /// Waits for the process to exit, reading its output meanwhile.
@@ -76,16 +68,14 @@ final class WarmerProcess: @unchecked Sendable {
     /// The blocking read runs on a thread of its own: a test process has only
     /// as many cooperative threads as cores, and a blocked one stalls others.
     func waitForExit() async -> Result {
-        let output = self.output
         let process = self.process
-        let text: Data = await withCheckedContinuation { continuation in
+        let (text, exit): (Data, ChildProcess.Termination) = await withCheckedContinuation { continuation in
             Thread {
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: data)
+                let data = process.standardOutput?.readDataToEndOfFile() ?? Data()
+                continuation.resume(returning: (data, process.waitUntilExit()))
             }.start()
         }
-        return Result(status: process.terminationStatus, standardOutput: String(decoding: text, as: UTF8.self),
+        return Result(status: exit.status, standardOutput: String(decoding: text, as: UTF8.self),
                       standardError: standardErrorSoFar)
     }
 
@@ -95,7 +85,7 @@ final class WarmerProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning { process.terminate() }
+        process.send(SIGTERM)
         try? FileManager.default.removeItem(at: errorFile)
     }
 }
