@@ -40,7 +40,7 @@ test:
 	scripts/test.sh $(ARGS)
 
 # The suites that need no Redis, origin or worker (CONTRIBUTING.md, "Running tests").
-FAST_TESTS = PipelineEngineTests\.(DataCacheShardingTests|TaskGraphTests|TaskGraphCancellationTests|TaskGraphPriorityTests|DataTaskGraphTests|PipelineStageTests|VariantRevalidationGraphTests|PipelineTaskTests|ImageIdentifierTests|ImageProcessingTests)|WarmerInputTests\.(ProcessingSpec|URLList|CJSONDecoder|IntakeDocumentTests|FuzzCorpusReplay)|WarmerTests\.(ProgressBoardTests|ProgressRatesTests|BoardScreenTests)|SchedulerTests\.HostileValueTests|CurlKitTests|VipsKitTests|RedisKitTests\.RedisClusterAddressTests|WarmerTests\.(ModuleGraphTests|ArchitectureDocTests|SelfContainedRepositoryTests)
+FAST_TESTS = PipelineEngineTests\.(DataCacheShardingTests|TaskGraphTests|TaskGraphCancellationTests|TaskGraphPriorityTests|DataTaskGraphTests|PipelineStageTests|VariantRevalidationGraphTests|PipelineTaskTests|ImageIdentifierTests|ImageProcessingTests)|WarmerInputTests\.(ProcessingSpec|URLList|CJSONDecoder|IntakeDocumentTests|FuzzCorpusReplay)|WarmerTests\.(ProgressBoardTests|ProgressRatesTests|BoardScreenTests)|SchedulerTests\.HostileValueTests|CurlKitTests|VipsKitTests|RedisKitTests\.RedisClusterAddressTests|WarmerTests\.(ModuleGraphTests|ArchitectureDocTests|SelfContainedRepositoryTests)|WarmerServerTests\.(ProblemMiddlewareTests|BearerTokenAccessTests|LoopbackGuardMiddlewareTests|DashboardRouteTests|ContractRouteTests|CacheRouteTests|LiveServerTests|CacheRequestHeaderTests|ServerRouteListTests)
 test-fast:
 	swift build --build-tests
 	swift test --skip-build --filter '$(FAST_TESTS)'

@@ -1,5 +1,7 @@
 import Foundation
 import HummingbirdTesting
+import NIOCore
+import RedisKit
 import Scheduler
 import Testing
 import TestSupport

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import NIOCore
 import Testing
 import TestSupport
 @testable import WarmerServer

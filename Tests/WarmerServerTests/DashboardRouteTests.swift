@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdTesting
+import NIOCore
 import Testing
 import TestSupport
 @testable import WarmerServer
@@ -33,7 +34,7 @@ import TestSupport
                 let fileExtension = String(name.split(separator: ".").last ?? "")
                 #expect(answer.status == .ok, "\(path): \(answer)")
                 #expect(answer["Content-Type"] == Self.contentTypes[fileExtension], "\(path): \(answer)")
-                #expect(Data(buffer: answer.body) == files[name], "\(path) is not \(name)")
+                #expect(Data(answer.body.readableBytesView) == files[name], "\(path) is not \(name)")
                 #expect(answer["Content-Security-Policy"]?.contains("frame-ancestors 'none'") == true, "\(path): \(answer)")
                 #expect(answer["Content-Security-Policy"]?.contains("script-src 'self'") == true, "\(path): \(answer)")
                 #expect(answer["Content-Security-Policy"]?.contains("default-src 'none'") == true, "\(path): \(answer)")

@@ -7,22 +7,25 @@ struct ChunkedBody {
     let body: String
 
     init(_ answer: String) {
-        let parts = answer.components(separatedBy: "\r\n\r\n")
-        head = parts.first ?? ""
-        var rest = Substring(parts.dropFirst().joined(separator: "\r\n\r\n"))
+        let bytes = Array(answer.utf8)
+        let separator = Array("\r\n\r\n".utf8)
+        let headEnd = (0..<max(0, bytes.count - 3)).first { Array(bytes[$0..<$0 + 4]) == separator } ?? bytes.count
+        head = String(decoding: bytes[..<headEnd], as: UTF8.self)
+        let rest = Array(bytes[min(bytes.count, headEnd + 4)...])
         guard head.lowercased().contains("transfer-encoding: chunked") else {
-            body = String(rest)
+            body = String(decoding: rest, as: UTF8.self)
             return
         }
-        var decoded = ""
-        while let lineEnd = rest.range(of: "\r\n"), let size = Int(rest[..<lineEnd.lowerBound], radix: 16), size > 0 {
-            let start = lineEnd.upperBound
-            let utf8 = rest[start...].utf8
-            guard utf8.count >= size, let end = utf8.index(utf8.startIndex, offsetBy: size, limitedBy: utf8.endIndex) else { break }
-            decoded += String(Substring(utf8[utf8.startIndex..<end])) ?? ""
-            rest = rest[end...].dropFirst(2)
+        var decoded: [UInt8] = []
+        var index = 0
+        // Each chunk: its size in hex, CRLF, the bytes, CRLF; a size of 0 ends the body.
+        while let lineEnd = (index..<max(index, rest.count - 1)).first(where: { rest[$0] == 13 && rest[$0 + 1] == 10 }),
+              let size = Int(String(decoding: rest[index..<lineEnd], as: UTF8.self), radix: 16), size > 0,
+              lineEnd + 2 + size <= rest.count {
+            decoded += rest[(lineEnd + 2)..<(lineEnd + 2 + size)]
+            index = lineEnd + 2 + size + 2
         }
-        body = decoded
+        body = String(decoding: decoded, as: UTF8.self)
     }
 
     /// The Server-Sent Events of the body: each frame's fields (`id`, `event`, `data`…).

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
 
 extension TestClientProtocol {
     /// Sends `method path` with `token` as its bearer token (none when nil),
@@ -29,7 +30,7 @@ extension TestResponse {
 
     /// The body as a JSON object (empty when it is not one).
     var json: [String: Any] {
-        (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
+        (try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))) as? [String: Any] ?? [:]
     }
 
     /// A problem's `code`.
