@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import Testing
@@ -139,7 +140,6 @@ import WarmerWorker
                 (Self.path(processing: "thumbnail=huge"), "processing: "),
                 (Self.path(processing: "resize=99999x99999"), "processing: "),
                 (Self.path(processing: "sharpen=1"), "processing: "),
-                (Self.path(processing: ""), "processing: "),
                 ("/v1/cache", "url is required"),
                 ("/v1/cache?url=", "url is required"),
                 (Self.path("file:///etc/passwd"), "absolute http or https"),

@@ -92,7 +92,7 @@ import TestSupport
                 #expect(refused.status == .unprocessableContent && refused.code == "invalid_document", "\(refused)")
                 #expect(refused.json["detail"] as? String == detail, "\(refused)")
             }
-            let badSpec = try await client.send(.post, path, body: Self.document(Self.urls(1), extra: #""processing":"thumbnail=huge","#))
+            let badSpec = try await client.send(.post, path, body: Self.document(Self.urls(1), extra: #""destination":"processed","processing":"thumbnail=huge","#))
             #expect(badSpec.status == .unprocessableContent && badSpec.code == "invalid_document", "\(badSpec)")
             #expect((badSpec.json["detail"] as? String)?.hasPrefix(#""processing" is not a valid processing spec"#) == true, "\(badSpec)")
             #expect(try await queue.queuedCount() == 0)
