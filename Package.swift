@@ -182,7 +182,14 @@ let package = Package(
             name: "WarmerServerTests",
             dependencies: [
                 "WarmerServer", "WarmerWorker", "PipelineEngine", "Scheduler", "RedisKit", "TestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                // Raw connections to a `.live` server: a Host of the test's choosing, chunked bodies, event streams.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                // The ETag of GET /v1/cache is the SHA-256 of the bytes.
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Yams", package: "Yams"),
             ]
         ),

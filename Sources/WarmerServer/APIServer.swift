@@ -44,6 +44,10 @@ package struct APIServer {
         }
         if !settings.corsOrigins.isEmpty {
             router.add(middleware: AllowedOriginsMiddleware(origins: settings.corsOrigins))
+            // Hummingbird's CORS middleware wraps what the routes throw in an error
+            // of its own, which the outer ProblemMiddleware would answer as a 500:
+            // the routes' problems become answers here, and CORS adds its headers.
+            router.add(middleware: ProblemMiddleware(maxBody: settings.maxBody))
         }
         router.add(middleware: AccessMiddleware(tokens: settings.tokens))
         ServerRoutes(probeClient: probeClient).add(to: router)

@@ -1,0 +1,27 @@
+import Foundation
+import HummingbirdTesting
+import NIOCore
+import Testing
+@testable import WarmerServer
+
+/// schemathesis (scripts/api-fuzz.sh) against a live in-process server
+/// (HummingbirdTesting `.live`, on loopback) over the test Redis: generated
+/// valid and invalid requests to every operation of docs/openapi.yaml find
+/// no 5xx and no answer off the contract (status, content type, schema).
+@Suite struct ContractFuzzLiveTests {
+    @Test func schemathesisFindsNoServerErrorAndNothingOffTheContract() async throws {
+        let fixture = try InProcessServer(redis: true)
+        defer { fixture.remove() }
+        try await fixture.application().test(.live) { client in
+            let port = try #require(client.port)
+            let run = try await ScriptRun.bash("scripts/api-fuzz.sh", ["http://localhost:\(port)", "-", "20"],
+                                               environment: ["WARMER_API_TOKEN": InProcessServer.adminToken], timeout: .seconds(900))
+            #expect(run.status == 0, "schemathesis failed (\(run.status)):\n\(run.output.suffix(8000))")
+            // Every operation but the three event streams and GET/HEAD /v1/cache (scripts/api-fuzz.sh says why) was called.
+            let selected = try #require(run.output.firstMatch(of: /Selected: (\d+)\/(\d+)/), "\(run.output.suffix(2000))")
+            let tested = try #require(run.output.firstMatch(of: /Tested: (\d+)/), "\(run.output.suffix(2000))")
+            #expect(Int(selected.output.1) == Int(selected.output.2).map { $0 - 5 } && tested.output.1 == selected.output.1,
+                    "\(run.output.suffix(2000))")
+        }
+    }
+}
