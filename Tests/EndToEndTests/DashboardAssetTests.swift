@@ -11,7 +11,7 @@ import TestSupport
 /// that loads from elsewhere.
 @Suite
 struct DashboardAssetTests {
-    static let folder = "Sources/Warmer/Server/Dashboard/Assets"
+    static let folder = "Sources/WarmerServer/Dashboard/Assets"
     static let contentTypes = [
         "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
     ]

@@ -2,95 +2,13 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `warmer serve` against callers it must refuse: no token or a read token
-/// where an admin one is needed, a public address without tokens, bodies
-/// past the limit, header floods and slow clients — each while other
-/// callers keep being answered. The token checks run on every route that
-/// changes something (docs/openapi.yaml).
+/// `warmer serve` against callers it must refuse: a public address without
+/// tokens, bodies past the limit, header floods and slow clients — each
+/// while other callers keep being answered. The tokens' scopes on every
+/// route of docs/openapi.yaml and CORS are WarmerServerTests'
+/// (`BearerTokenAccessTests`, `LoopbackGuardMiddlewareTests`), in-process.
 @Suite("Serve security")
 struct ServeSecurityTests {
-    /// Every operation of docs/openapi.yaml that changes something (every
-    /// method but GET), its path parameters filled in.
-    private func adminRoutes(_ queue: String) throws -> [(String, String)] {
-        // (HEAD is a read, as GET.)
-        try ServeContractTests.documentedOperations().filter { !$0.hasPrefix("GET ") && !$0.hasPrefix("HEAD ") }.sorted().map { operation in
-            let parts = operation.split(separator: " ", maxSplits: 1).map(String.init)
-            let path = parts[1].replacingOccurrences(of: "{queue}", with: queue)
-                .replacingOccurrences(of: "{batch}", with: "b").replacingOccurrences(of: "{job}", with: "1")
-            return (parts[0], path)
-        }
-    }
-
-    /// Every GET of docs/openapi.yaml that needs a token, its path parameters filled in.
-    private func protectedReads(_ queue: String) throws -> [String] {
-        try ServeContractTests.documentedOperations().filter { $0.hasPrefix("GET /v1/") }.sorted().map { operation in
-            String(operation.dropFirst(4)).replacingOccurrences(of: "{queue}", with: queue)
-                .replacingOccurrences(of: "{batch}", with: "b").replacingOccurrences(of: "{job}", with: "1")
-        }
-    }
-
-    /// Reads that answer 200 on an empty queue.
-    private func readRoutes(_ queue: String) -> [String] {
-        ["/v1/queues/\(queue)", "/v1/queues/\(queue)/workers", "/v1/queues/\(queue)/dead"]
-    }
-
-    @Test func changesNeedAnAdminTokenAndReadsAnyToken() async throws {
-        let queue = try QueueProbe()
-        try await withServe(queue: queue) { serve in
-            let body = #"{"v":1,"urls":["https://a.example/x"],"priority":"high","all":true}"#
-            let routes = try adminRoutes(queue.name)
-            #expect(routes.count >= 9, "\(routes)")
-            for (method, path) in routes {
-                let anonymous = try await serve.request(method, path, token: nil, body: body)
-                #expect(anonymous.status == 401 && anonymous.code == "unauthorized", "\(method) \(path): \(anonymous)")
-                #expect(anonymous.headers["www-authenticate"] == #"Bearer realm="warmer""#, "\(method) \(path)")
-                let wrong = try await serve.request(method, path, token: "not-a-known-token-at-all", body: body)
-                #expect(wrong.status == 401, "\(method) \(path): \(wrong)")
-                let reader = try await serve.request(method, path, token: ServeProcess.readToken, body: body)
-                #expect(reader.status == 403 && reader.code == "forbidden", "\(method) \(path): \(reader)")
-            }
-            // Nothing was changed by any of them.
-            #expect(try await queue.queue.queuedCount() == 0)
-            #expect(try await queue.queue.statistics().isPaused == false)
-            for path in try protectedReads(queue.name) {
-                let anonymous = try await serve.request("GET", path, token: nil, record: false)
-                #expect(anonymous.status == 401 && anonymous.headers["www-authenticate"] != nil, "\(path): \(anonymous)")
-            }
-            for path in readRoutes(queue.name) {
-                for token in [ServeProcess.readToken, ServeProcess.adminToken] {
-                    let answer = try await serve.request("GET", path, token: token)
-                    #expect(answer.status == 200, "\(path): \(answer)")
-                }
-            }
-            // The probes and the contract need none.
-            for path in ["/healthz", "/readyz", "/openapi.yaml"] {
-                #expect(try await serve.request("GET", path, token: nil).status == 200, "\(path)")
-            }
-        }
-    }
-
-    @Test func corsAnswersTheConfiguredOriginsOnlyAndIsOffByDefault() async throws {
-        let queue = try QueueProbe()
-        let path = "/v1/queues/\(queue.name)"
-        // Given no cors-origins, a page's request from any origin gets no CORS header
-        try await withServe(queue: queue) { serve in
-            let answer = try await serve.request("GET", path, headers: ["Origin": "https://ops.example.com"])
-            #expect(answer.status == 200 && answer.headers["access-control-allow-origin"] == nil, "\(answer)")
-        }
-        // Given one origin allowed, its preflight is answered, another origin's request gets no CORS header
-        try await withServe(queue: queue, arguments: ["--cors-origin", "https://ops.example.com"]) { serve in
-            let preflight = try await serve.request(
-                "OPTIONS", path + "/batches", token: nil, headers: ["Origin": "https://ops.example.com", "Access-Control-Request-Method": "POST"],
-                record: false)
-            #expect(preflight.headers["access-control-allow-origin"] == "https://ops.example.com", "\(preflight)")
-            #expect(preflight.headers["access-control-allow-methods"]?.contains("POST") == true, "\(preflight)")
-            let allowed = try await serve.request("GET", path, headers: ["Origin": "https://ops.example.com"])
-            #expect(allowed.headers["access-control-allow-origin"] == "https://ops.example.com", "\(allowed)")
-            let other = try await serve.request("GET", path, headers: ["Origin": "https://elsewhere.example"])
-            #expect(other.status == 200 && other.headers["access-control-allow-origin"] == nil, "\(other)")
-        }
-    }
-
     @Test func aPublicAddressWithoutTokensIsRefusedAtStart() async throws {
         let queue = try QueueProbe()
         let port = try freeLoopbackPort()
