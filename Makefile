@@ -1,7 +1,7 @@
 # Entry points. The logic lives in scripts/ and bench/; see each script's header.
 #   make demo      build, start local Redis + image origin, warm 60 images with 2 workers
 #   make test-fast every test target but EndToEndTests: no `warmer` process, no fuzzing
-#   make test      build and run the tests against local Redis + nginx, then fuzz 40 s per parser
+#   make test      build and run the tests against local Redis + nginx, then fuzz 20 s per parser
 #                  (ARGS="--filter X": those tests only; WARMER_FUZZ_SECONDS=0: no fuzzing)
 #   make fuzz      fuzz the input parsers longer: FUZZ_SECONDS per target (default 300), FUZZ_TARGETS
 #   make bench     warmer vs curl --parallel download throughput (BENCH_COUNT=300)

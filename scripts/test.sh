@@ -33,7 +33,8 @@
 #
 # After the whole suite (no arguments, no WARMER_SANITIZER) it fuzzes the
 # input parsers for a bounded time: scripts/fuzz.sh $WARMER_FUZZ_SECONDS
-# (default 40 s per target; 0 skips it).
+# (default 20 s per target, a smoke run after the corpus replay; 0 skips it;
+# `make fuzz` runs 300 s per target).
 #
 # All state lives in .services/test/ (git-ignored). The services are stopped
 # when this script exits, however it exits. The exit status is swift's, or
@@ -170,14 +171,14 @@ fi
 # The whole suite (no arguments, no WARMER_SANITIZER: the fuzzers bring
 # their own ASan) ends with a short libFuzzer run of every input parser
 # (scripts/fuzz.sh; docs/testing.md): WARMER_FUZZ_SECONDS per target,
-# default 40 (about 2.5 minutes with the fuzz build), 0 to skip. A crash or
+# default 20 (about 1.5 minutes with the fuzz build), 0 to skip. A crash or
 # broken property fails the run like a failed test. The services are not
 # needed for it.
 fuzz_status=0
-if (($# == 0)) && [[ -z ${WARMER_SANITIZER:-} && ${WARMER_FUZZ_SECONDS:-40} != 0 ]]; then
+if (($# == 0)) && [[ -z ${WARMER_SANITIZER:-} && ${WARMER_FUZZ_SECONDS:-20} != 0 ]]; then
   stop_services
-  log "scripts/fuzz.sh ${WARMER_FUZZ_SECONDS:-40}"
-  scripts/fuzz.sh "${WARMER_FUZZ_SECONDS:-40}" || fuzz_status=$?
+  log "scripts/fuzz.sh ${WARMER_FUZZ_SECONDS:-20}"
+  scripts/fuzz.sh "${WARMER_FUZZ_SECONDS:-20}" || fuzz_status=$?
 fi
 
 # Repeat the failures last, where a log that keeps only its tail shows them.
