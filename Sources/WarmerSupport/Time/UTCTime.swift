@@ -12,19 +12,4 @@ package enum UTCTime {
         let seconds = Date(timeIntervalSince1970: Double(milliseconds / 1000)).formatted(.iso8601)
         return seconds.dropLast() + String(format: ".%03dZ", Int(milliseconds % 1000))
     }
-
-    /// `json`, an object, with an ISO 8601 UTC twin (`…UTC`) beside each of
-    /// `keys` that holds epoch milliseconds, written with `options`.
-    package static func addingTwins(
-        to json: Data, keys: [String] = ["createdAt", "finishedAt", "cancelledAt"],
-        options: JSONSerialization.WritingOptions = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    ) throws -> Data {
-        guard var object = try JSONSerialization.jsonObject(with: json) as? [String: Any] else { return json }
-        for key in keys {
-            guard let milliseconds = (object[key] as? NSNumber)?.int64Value,
-                  let text = text(milliseconds: milliseconds) else { continue }
-            object[key + "UTC"] = text
-        }
-        return try JSONSerialization.data(withJSONObject: object, options: options)
-    }
 }
