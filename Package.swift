@@ -7,7 +7,9 @@ import PackageDescription
 /// Module boundaries (see docs/architecture.md):
 /// - `WarmerSupport` is what the other modules share: the dedicated threads
 ///   and their inbox (`DedicatedThread`, `ThreadInbox`), `Duration`
-///   conversions and hex encoding. No dependencies.
+///   conversions, the ISO 8601 UTC and HTTP-date texts (`UTCTime`,
+///   `HTTPDate`), JSON string and hex encoding, and the product's version
+///   (`WarmerVersion`). No dependencies.
 /// - `CurlKit`, `VipsKit` and `RedisKit` wrap the C libraries (`CCurl`,
 ///   `CVips`, `CHiredis`): the only targets that import a C module, so no
 ///   other code sees a raw pointer. Each depends on its C module (and
