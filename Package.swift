@@ -7,7 +7,9 @@ import PackageDescription
 /// Module boundaries (see docs/architecture.md):
 /// - `WarmerSupport` is what the other modules share: the dedicated threads
 ///   and their inbox (`DedicatedThread`, `ThreadInbox`), `Duration`
-///   conversions and hex encoding. No dependencies.
+///   conversions, the ISO 8601 UTC and HTTP-date texts (`UTCTime`,
+///   `HTTPDate`), JSON string and hex encoding, and the product's version
+///   (`WarmerVersion`). No dependencies.
 /// - `CurlKit`, `VipsKit` and `RedisKit` wrap the C libraries (`CCurl`,
 ///   `CVips`, `CHiredis`): the only targets that import a C module, so no
 ///   other code sees a raw pointer. Each depends on its C module (and
@@ -29,6 +31,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        // `Deque`, the FIFOs of the engine's queues (NIO depends on it already).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
@@ -70,6 +74,7 @@ let package = Package(
             dependencies: [
                 "CurlKit", "VipsKit", "WarmerSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
@@ -208,7 +213,9 @@ let package = Package(
 // then only what the fuzzers need: WarmerInput over the part of
 // PipelineEngine that describes processing (plain value types; no libcurl,
 // libvips or swift-crypto, so the fuzz build takes seconds, not minutes).
-// Those files must not import WarmerSupport, which the fuzz build leaves out.
+// Those files must not import WarmerSupport, which the fuzz build leaves out,
+// nor DequeModule: swift-collections is left out too (nothing of the fuzz
+// sources needs it; the engine's queues, which use `Deque`, are not built).
 // Should one of those files come to need another engine file, add it to
 // `processingSources`. A plain `swift build` or `swift test` never sees the
 // fuzz targets.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import PipelineEngine
+import WarmerSupport
 
 /// The `warmer` executable.
 @main

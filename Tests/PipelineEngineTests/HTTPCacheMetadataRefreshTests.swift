@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WarmerSupport
 @testable import PipelineEngine
 
 /// Freshening a stored entry with a 304 (RFC 9111 §4.3.4).

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import WarmerSupport
 @testable import PipelineEngine
 
 /// The shared-cache rules of RFC 9111 on stored metadata: what is stored, how

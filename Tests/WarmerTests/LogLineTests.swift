@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 @testable import Warmer
+import WarmerSupport
 
 /// How `WarmerLogHandler` renders and writes a line, without a process.
 struct LogLineTests {
@@ -43,9 +44,12 @@ struct LogLineTests {
     }
 
     @Test func timestampsAreUTCWithMilliseconds() {
-        #expect(LogTimestamp.format(seconds: 0, milliseconds: 5) == "1970-01-01T00:00:00.005Z")
-        #expect(LogTimestamp.format(seconds: 1_795_604_400, milliseconds: 123) == "2026-11-25T11:00:00.123Z")
-        #expect(LogTimestamp.now().wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil)
+        #expect(UTCTime.now().wholeMatch(of: /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/) != nil)
+    }
+
+    @Test func workerStartTimesAreTheUTCTextShortened() {
+        #expect(WorkersCommand.startTime(1_795_604_400_123) == "2026-11-25 11:00:00")
+        #expect(WorkersCommand.startTime(-1) == "-")
     }
 
     @Test func theHandlerMasksPasswordsAndNamesTheComponentAfterTheLabel() throws {

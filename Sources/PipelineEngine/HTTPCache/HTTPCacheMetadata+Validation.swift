@@ -1,4 +1,5 @@
 import Foundation
+import WarmerSupport
 
 /// Validators: conditional requests, If-Range, and freshening on a 304.
 extension HTTPCacheMetadata {

@@ -1,4 +1,5 @@
 import Foundation
+import WarmerSupport
 
 /// What the disk cache stores beside an entry's data so that it can follow the
 /// HTTP caching rules of a shared cache (RFC 9111): the response's status,

@@ -1,3 +1,5 @@
+import DequeModule
+
 /// The waiting operations of a `WorkQueue`: one FIFO per priority, served
 /// highest priority first, first in first out within a priority.
 ///
@@ -29,7 +31,7 @@ struct WaitingList {
     private static let compactionFloor = 256
 
     /// One FIFO per priority, indexed by `ImagePriority.rawValue`.
-    private var fifos = [RingBuffer<Entry>](repeating: RingBuffer(), count: ImagePriority.allCases.count)
+    private var fifos = [Deque<Entry>](repeating: Deque(), count: ImagePriority.allCases.count)
     /// Entries in all FIFOs, live and stale.
     private var entryCount = 0
     /// Items waiting: live entries.

@@ -1,4 +1,5 @@
 import Foundation
+import WarmerSupport
 
 /// One lifecycle event, as stored in the queue's streams (wire format v1).
 ///

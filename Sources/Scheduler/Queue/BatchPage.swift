@@ -1,5 +1,5 @@
 /// One page of a queue's batches, newest first (`JobQueue.batches(limit:before:)`).
-public struct BatchPage: Sendable, Hashable, Codable {
+public struct BatchPage: Sendable, Hashable, Encodable {
     /// The batches, newest first (by creation time).
     public let batches: [BatchStatus]
     /// The cursor of the next page (older batches), nil when there is none.

@@ -1,5 +1,8 @@
-/// A batch's counters, as stored in `warmer:{Q}:batch:ID`.
-public struct BatchStatus: Sendable, Hashable, Codable {
+/// A batch's counters, as stored in `warmer:{Q}:batch:ID`. Encoded as
+/// `warmer status BATCH` and the HTTP API write it: each time in ms since
+/// the epoch with its ISO 8601 UTC twin (`createdAtUTC`, `finishedAtUTC`,
+/// `cancelledAtUTC`), a field the hash does not hold left out.
+public struct BatchStatus: Sendable, Hashable, Encodable {
     /// The batch id.
     public let id: String
     /// Jobs in the batch.
@@ -50,6 +53,32 @@ public struct BatchStatus: Sendable, Hashable, Codable {
         priority = fields["priority"]
         destination = fields["destination"]
         processing = fields["processing"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, total, completed, recent, failed, cancelled, dead, pending, isFinished
+        case createdAt, createdAtUTC, finishedAt, finishedAtUTC, cancelledAt, cancelledAtUTC
+        case priority, destination, processing
+    }
+
+    /// Writes the counters, and each time with its `…UTC` twin.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(total, forKey: .total)
+        try container.encode(completed, forKey: .completed)
+        try container.encode(recent, forKey: .recent)
+        try container.encode(failed, forKey: .failed)
+        try container.encode(cancelled, forKey: .cancelled)
+        try container.encode(dead, forKey: .dead)
+        try container.encode(pending, forKey: .pending)
+        try container.encode(isFinished, forKey: .isFinished)
+        try container.encodeTime(createdAt, forKey: .createdAt, twin: .createdAtUTC)
+        try container.encodeTime(finishedAt, forKey: .finishedAt, twin: .finishedAtUTC)
+        try container.encodeTime(cancelledAt, forKey: .cancelledAt, twin: .cancelledAtUTC)
+        try container.encodeIfPresent(priority, forKey: .priority)
+        try container.encodeIfPresent(destination, forKey: .destination)
+        try container.encodeIfPresent(processing, forKey: .processing)
     }
 
     /// Jobs that ended, in any way.

@@ -1,7 +1,10 @@
 /// One job as its hash `warmer:{Q}:job:ID` holds it (docs/wire-format.md),
 /// for reading: its URL's password masked, the intake document of a
-/// dead-lettered document left out.
-public struct JobRecord: Sendable, Hashable, Codable {
+/// dead-lettered document left out. Encoded as `warmer status --job` and
+/// the HTTP API write it: each time in ms since the epoch with its ISO 8601
+/// UTC twin (`enqueuedAtUTC`, `claimedAtUTC`, `finishedAtUTC`), a field the
+/// hash does not hold left out.
+public struct JobRecord: Sendable, Hashable, Encodable {
     /// The job id.
     public let id: String
     /// `queued`, `active`, `delayed`, `cancelling`, `completed`, `failed`, `dead` or `cancelled`.
@@ -43,5 +46,29 @@ public struct JobRecord: Sendable, Hashable, Codable {
         enqueuedAt = fields["enqueuedAt"].flatMap { Int64($0) }
         claimedAt = fields["claimedAt"].flatMap { Int64($0) }
         finishedAt = fields["finishedAt"].flatMap { Int64($0) }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case id, state, url, batches, priority, destination, processing, attempt, error, message, worker
+        case enqueuedAt, enqueuedAtUTC, claimedAt, claimedAtUTC, finishedAt, finishedAtUTC
+    }
+
+    /// Writes the record, and each time with its `…UTC` twin.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(state, forKey: .state)
+        try container.encodeIfPresent(url, forKey: .url)
+        try container.encode(batches, forKey: .batches)
+        try container.encodeIfPresent(priority, forKey: .priority)
+        try container.encodeIfPresent(destination, forKey: .destination)
+        try container.encodeIfPresent(processing, forKey: .processing)
+        try container.encode(attempt, forKey: .attempt)
+        try container.encodeIfPresent(error, forKey: .error)
+        try container.encodeIfPresent(message, forKey: .message)
+        try container.encodeIfPresent(worker, forKey: .worker)
+        try container.encodeTime(enqueuedAt, forKey: .enqueuedAt, twin: .enqueuedAtUTC)
+        try container.encodeTime(claimedAt, forKey: .claimedAt, twin: .claimedAtUTC)
+        try container.encodeTime(finishedAt, forKey: .finishedAt, twin: .finishedAtUTC)
     }
 }

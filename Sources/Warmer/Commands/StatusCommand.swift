@@ -71,8 +71,8 @@ struct StatusCommand: AsyncParsableCommand, ConfiguredCommand {
                 try await queue.failures(ofBatch: batch, limit: limit)
             })
         } else if let batch {
-            data = try UTCTime.addingTwins(to: encoder.encode(
-                try await patience.run { () async throws(SchedulerError) in try await queue.status(ofBatch: batch) }))
+            data = try encoder.encode(
+                try await patience.run { () async throws(SchedulerError) in try await queue.status(ofBatch: batch) })
         } else if throughput {
             let seconds = seconds ?? QueueThroughput.maximumSeconds
             data = try encoder.encode(try await patience.run { () async throws(SchedulerError) in
@@ -82,7 +82,7 @@ struct StatusCommand: AsyncParsableCommand, ConfiguredCommand {
             guard let record = try await patience.run({ () async throws(SchedulerError) in try await queue.job(id: job) }) else {
                 throw WarmerError.jobNotFound(job)
             }
-            data = try UTCTime.addingTwins(to: encoder.encode(record), keys: ["enqueuedAt", "claimedAt", "finishedAt"])
+            data = try encoder.encode(record)
         } else {
             data = try encoder.encode(try await patience.run { () async throws(SchedulerError) in try await queue.statistics() })
         }

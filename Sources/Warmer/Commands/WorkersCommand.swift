@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Scheduler
+import WarmerSupport
 
 /// `warmer workers`: the queue's live workers, from their heartbeat records.
 struct WorkersCommand: AsyncParsableCommand, ConfiguredCommand {
@@ -57,9 +58,11 @@ struct WorkersCommand: AsyncParsableCommand, ConfiguredCommand {
         }.joined()
     }
 
-    /// `2026-11-25 10:42:07`, UTC, from ms since the epoch.
-    private static func startTime(_ milliseconds: Int) -> String {
-        let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
-        return date.formatted(.iso8601.year().month().day().dateTimeSeparator(.space).time(includingFractionalSeconds: false))
+    /// `2026-11-25 10:42:07`, UTC, from ms since the epoch: `UTCTime`'s
+    /// ISO 8601 text shortened for a table column (a space for the `T`, no
+    /// milliseconds, no `Z`); `-` before the epoch.
+    static func startTime(_ milliseconds: Int) -> String {
+        guard let text = UTCTime.text(milliseconds: Int64(milliseconds)) else { return "-" }
+        return text.prefix(10) + " " + text.dropFirst(11).prefix(8)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import WarmerSupport
 
 /// The answer `GET /v1/cache` (and `HEAD`) gives for a cache entry: 304
 /// when `If-None-Match` matches, 206 for one satisfiable `Range`, 416 for
@@ -16,7 +17,7 @@ enum CacheResponse {
     static func answer(_ request: Request, entry: CachedEntry, cacheControl: String) throws -> Response {
         var headers: HTTPFields = [
             .eTag: entry.etag,
-            .lastModified: httpDate(entry.modified),
+            .lastModified: HTTPDate.format(entry.modified),
             .cacheControl: cacheControl,
             .acceptRanges: "bytes",
         ]
@@ -64,18 +65,6 @@ enum CacheResponse {
     private static func ifRangeHolds(_ value: String, entry: CachedEntry) -> Bool {
         let value = value.trimmingCharacters(in: .whitespaces)
         if value.hasPrefix("\"") || value.hasPrefix("W/") { return value == entry.etag }
-        return value == httpDate(entry.modified)
-    }
-
-    /// `date` as an IMF-fixdate: `Sun, 06 Nov 1994 08:49:37 GMT`.
-    static func httpDate(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(days[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) \(parts.tm_year + 1900) "
-            + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        return value == HTTPDate.format(entry.modified)
     }
 }

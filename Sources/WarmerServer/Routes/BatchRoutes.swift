@@ -76,7 +76,7 @@ struct BatchRoutes {
     static func json(_ status: BatchStatus) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return try UTCTime.addingTwins(to: encoder.encode(status), options: [.sortedKeys, .withoutEscapingSlashes])
+        return try encoder.encode(status)
     }
 
 

@@ -36,10 +36,7 @@ struct ReadRoutes {
             guard let job = try await queues.queue(of: context).job(id: id) else {
                 throw Problem("job_not_found", .notFound, "No such job", detail: "job \(id) does not exist (or its retention ended)")
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            return APIResponse.jsonData(try UTCTime.addingTwins(to: 
-                encoder.encode(job), keys: ["enqueuedAt", "claimedAt", "finishedAt"], options: [.sortedKeys, .withoutEscapingSlashes]))
+            return try APIResponse.json(job)
         }
         router.get("v1/queues/:queue/summary") { request, context in
             let queue = try queues.queue(of: context)

@@ -6,6 +6,7 @@ import RedisKit
 import Scheduler
 import ServiceLifecycle
 import UnixSignals
+import WarmerSupport
 
 /// The long-running worker: its parts run as services of one
 /// swift-service-lifecycle `ServiceGroup`, which turns the first SIGTERM or

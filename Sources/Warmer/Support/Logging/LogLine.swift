@@ -1,4 +1,5 @@
 import Logging
+import WarmerSupport
 
 /// One log line, rendered as text or as a JSON object (see docs/operations.md, "Logs").
 ///
@@ -74,16 +75,16 @@ struct LogLine {
     /// metadata is flattened into the object, after the four fixed fields.
     var json: String {
         var line = "{\"ts\":"
-        Self.appendJSONString(timestamp, to: &line)
+        JSONText.append(timestamp, to: &line)
         line += ",\"level\":"
-        Self.appendJSONString(level.rawValue, to: &line)
+        JSONText.append(level.rawValue, to: &line)
         line += ",\"component\":"
-        Self.appendJSONString(component, to: &line)
+        JSONText.append(component, to: &line)
         line += ",\"message\":"
-        Self.appendJSONString(message, to: &line)
+        JSONText.append(message, to: &line)
         for (key, value) in orderedMetadata {
             line += ","
-            Self.appendJSONString(Self.reservedKeys.contains(key) ? "metadata.\(key)" : key, to: &line)
+            JSONText.append(Self.reservedKeys.contains(key) ? "metadata.\(key)" : key, to: &line)
             line += ":"
             Self.appendJSON(value, to: &line)
         }
@@ -94,9 +95,9 @@ struct LogLine {
     private static func appendJSON(_ value: Logger.MetadataValue, to line: inout String) {
         switch value {
         case .string(let string):
-            appendJSONString(string, to: &line)
+            JSONText.append(string, to: &line)
         case .stringConvertible(let convertible):
-            appendJSONString(convertible.description, to: &line)
+            JSONText.append(convertible.description, to: &line)
         case .array(let values):
             line += "["
             for (index, element) in values.enumerated() {
@@ -108,32 +109,11 @@ struct LogLine {
             line += "{"
             for (index, key) in dictionary.keys.sorted().enumerated() {
                 if index > 0 { line += "," }
-                appendJSONString(key, to: &line)
+                JSONText.append(key, to: &line)
                 line += ":"
                 appendJSON(dictionary[key]!, to: &line)
             }
             line += "}"
         }
-    }
-
-    /// A JSON string literal (RFC 8259): quotes, backslashes and control
-    /// characters escaped; everything else as UTF-8.
-    static func appendJSONString(_ text: String, to line: inout String) {
-        line += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": line += "\\\""
-            case "\\": line += "\\\\"
-            case "\n": line += "\\n"
-            case "\r": line += "\\r"
-            case "\t": line += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                line.unicodeScalars.append(scalar)
-            }
-        }
-        line += "\""
     }
 }

@@ -1,5 +1,6 @@
 import Logging
 import Scheduler
+import WarmerSupport
 
 /// The `warmer` executable's log handler: one line per event on standard
 /// error, as text or JSON (`--log-format`), at `--log-level` and above.
@@ -43,7 +44,7 @@ struct WarmerLogHandler: LogHandler {
         // A URL's password never reaches a log (error messages often quote
         // URLs). Each text is masked on its own, before it is quoted or
         // escaped, so that masking never reaches across two values.
-        let line = LogLine(timestamp: LogTimestamp.now(), level: event.level, component: component,
+        let line = LogLine(timestamp: UTCTime.now(), level: event.level, component: component,
                            message: URLCredentials.masked(event.message.description), metadata: merged.mapValues(Self.masked))
         writer.write(format == .json ? line.json : line.text)
     }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import PipelineEngine
+import WarmerSupport
 
 /// HTTP-date (RFC 9110 §5.6.7): the three formats in, IMF-fixdate out.
 @Suite("HTTPDate")

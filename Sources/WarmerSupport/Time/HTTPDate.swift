@@ -1,6 +1,8 @@
 import Foundation
 
-/// HTTP-date (RFC 9110 §5.6.7), parsed and formatted by hand.
+/// HTTP-date (RFC 9110 §5.6.7), parsed and formatted by hand: the one
+/// HTTP-date of the package (the engine's cache validation and retry
+/// delays, the server's `Last-Modified` and `If-Range`).
 ///
 /// `DateFormatter` is slow and locale-sensitive on Linux, so this works on the
 /// text directly with a month table and days-from-civil arithmetic (proleptic
@@ -17,12 +19,12 @@ import Foundation
 /// name but not checked against the date (common practice: a wrong weekday
 /// does not make a date ambiguous). Anything else — an impossible date such as
 /// 31 Feb, a time zone other than GMT, a missing field — is invalid (`nil`).
-enum HTTPDate {
+package enum HTTPDate {
     /// Parses an HTTP-date in any of the three formats; `nil` when invalid.
     ///
     /// A two-digit RFC 850 year is resolved against the current date; use
     /// `parse(_:relativeTo:)` to resolve it against a fixed date.
-    static func parse(_ text: String) -> Date? {
+    package static func parse(_ text: String) -> Date? {
         parse(text, relativeTo: Date())
     }
 
@@ -31,7 +33,7 @@ enum HTTPDate {
     /// `now`'s year and less than 50 years before it (RFC 9110 §5.6.7: a year
     /// that appears more than 50 years in the future is the most recent past
     /// year with the same last two digits). The rule is applied by year.
-    static func parse(_ text: String, relativeTo now: Date) -> Date? {
+    package static func parse(_ text: String, relativeTo now: Date) -> Date? {
         let parts = text.split(separator: " ", omittingEmptySubsequences: true)
         switch parts.count {
         case 6:  // IMF-fixdate: Sun, 06 Nov 1994 08:49:37 GMT
@@ -67,7 +69,7 @@ enum HTTPDate {
     ///
     /// Fractions of a second are dropped; dates outside the years 0–9999
     /// (which have no four-digit year) are clamped to that range.
-    static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let seconds = wholeSeconds(date)
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let secondOfDay = seconds - days * 86_400
@@ -111,7 +113,7 @@ enum HTTPDate {
     }
 
     /// The full year meant by a two-digit RFC 850 year, seen from `now`.
-    static func resolveTwoDigitYear(_ twoDigits: Int, now: Date) -> Int {
+    package static func resolveTwoDigitYear(_ twoDigits: Int, now: Date) -> Int {
         let nowSeconds = wholeSeconds(now)
         let nowDays = nowSeconds >= 0 ? nowSeconds / 86_400 : (nowSeconds - 86_399) / 86_400
         let currentYear = civilFromDays(nowDays).year
@@ -162,7 +164,7 @@ enum HTTPDate {
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
     /// `days_from_civil`).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    package static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
         let shiftedYear = month <= 2 ? year - 1 : year
         let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
         let yearOfEra = shiftedYear - era * 400
@@ -173,7 +175,7 @@ enum HTTPDate {
 
     /// The proleptic Gregorian date `days` after 1970-01-01 (Howard Hinnant's
     /// `civil_from_days`).
-    static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civilFromDays(_ days: Int) -> (year: Int, month: Int, day: Int) {
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
