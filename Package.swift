@@ -30,7 +30,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         // `Deque`, the FIFOs of the engine's queues (NIO depends on it already).
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -54,17 +53,20 @@ let package = Package(
         .systemLibrary(name: "CHiredis", pkgConfig: "hiredis", providers: [.apt(["libhiredis-dev"])]),
         // libvips is loaded at run time (dlopen), not linked: see Sources/CVips/shim.h.
         .systemLibrary(name: "CVips", providers: [.apt(["libvips42"])]),
+        // OpenSSL's libcrypto, for SHA-1 and SHA-256 only (libcurl links it already).
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         .target(name: "WarmerSupport"),
         // The C libraries' wrappers: the only targets that import a C module.
         .target(name: "CurlKit", dependencies: ["CCurl", "WarmerSupport"]),
         .target(name: "VipsKit", dependencies: ["CVips"]),
+        .target(name: "DigestKit", dependencies: ["CCrypto"]),
         .target(
             name: "RedisKit",
             dependencies: [
                 "CHiredis", "WarmerSupport",
                 // EVALSHA names a script by its SHA-1 (RedisScript).
-                .product(name: "Crypto", package: "swift-crypto"),
+                "DigestKit",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
@@ -73,7 +75,7 @@ let package = Package(
             name: "PipelineEngine",
             dependencies: [
                 "CurlKit", "VipsKit", "WarmerSupport",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "DigestKit",
                 .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -84,7 +86,7 @@ let package = Package(
             dependencies: [
                 "RedisKit", "WarmerSupport",
                 // The digest that makes a named batch's POST idempotent (JobQueue.submit).
-                .product(name: "Crypto", package: "swift-crypto"),
+                "DigestKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
             // The Lua scripts, compiled into the binary as `PackageResources.<file>_lua`
@@ -120,7 +122,7 @@ let package = Package(
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 // `serve` keeps its bearer tokens as SHA-256 digests (BearerTokens).
-                .product(name: "Crypto", package: "swift-crypto"),
+                "DigestKit",
             ],
             // `serve` answers GET /openapi.yaml with its contract, and serves the
             // dashboard's HTML, CSS and JavaScript, all compiled in as
@@ -152,6 +154,7 @@ let package = Package(
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
         .testTarget(name: "RedisKitTests", dependencies: ["RedisKit", "TestSupport"]),
+        .testTarget(name: "DigestKitTests", dependencies: ["DigestKit", "WarmerSupport"]),
         // In-memory fakes of the pipeline's seams (DataLoading, DataCaching,
         // ImageDecoding/Processing/Encoding): the task graph's fast tests.
         // A target of its own, because TestSupport (services) knows no engine.
@@ -194,7 +197,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // The ETag of GET /v1/cache is the SHA-256 of the bytes.
-                .product(name: "Crypto", package: "swift-crypto"),
+                "DigestKit",
                 .product(name: "Yams", package: "Yams"),
             ]
         ),

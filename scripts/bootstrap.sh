@@ -15,6 +15,7 @@ set -euo pipefail
 # What each package is for:
 #   libcurl4-openssl-dev  libcurl headers (CCurl module, downloads)
 #   libhiredis-dev        hiredis headers (CHiredis module, Redis queue)
+#   libssl-dev            libcrypto headers (CCrypto module: SHA-1, SHA-256)
 #   libvips-dev           libvips headers (CVips module, imaging)
 #   libvips-tools         the `vips` CLI, used by scripts/make-corpus.sh
 #   redis-server          local Redis for tests, demo and bench (brings redis-cli)
@@ -33,6 +34,7 @@ set -euo pipefail
 REQUIRED_PACKAGES=(
   libcurl4-openssl-dev
   libhiredis-dev
+  libssl-dev
   libvips-dev
   libvips-tools
   redis-server

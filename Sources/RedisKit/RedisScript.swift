@@ -1,4 +1,4 @@
-import Crypto
+import DigestKit
 import Foundation
 import WarmerSupport
 
@@ -13,7 +13,7 @@ package struct RedisScript: Sendable {
     /// A script of `source`; nothing is sent until it first runs.
     package init(_ source: String) {
         self.source = source
-        self.sha1 = Insecure.SHA1.hash(data: Data(source.utf8)).hexString
+        self.sha1 = MessageDigest.sha1(Data(source.utf8)).hexString
     }
 
     /// Runs the script with `keys` and `arguments`.

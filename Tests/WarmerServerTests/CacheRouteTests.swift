@@ -1,4 +1,4 @@
-import Crypto
+import DigestKit
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
@@ -38,7 +38,7 @@ import WarmerWorker
     @Test func anEntryIsServedWithItsBytesTagAndValidators() async throws {
         let fixture = try await Self.serverWithEntry()
         defer { fixture.remove() }
-        let tag = "\"" + SHA256.hash(data: Self.jpeg).map { String(format: "%02x", $0) }.joined() + "\""
+        let tag = "\"" + MessageDigest.sha256(Self.jpeg).hexString + "\""
         try await fixture.application().test(.router) { client in
             let whole = try await client.send(.get, Self.path(), token: InProcessServer.readToken)
             #expect(whole.status == .ok, "\(whole)")

@@ -1,4 +1,4 @@
-import Crypto
+import DigestKit
 import Foundation
 import Synchronization
 import WarmerSupport
@@ -89,7 +89,7 @@ public final class DataCache: DataCaching {
 
     /// The file name of `key`: lowercase hex SHA-256 of its UTF-8 bytes.
     public static func filename(for key: String) -> String {
-        SHA256.hash(data: Data(key.utf8)).hexString
+        MessageDigest.sha256(Data(key.utf8)).hexString
     }
 
     /// Where `key`'s data lives (or would live) on disk.

@@ -1,4 +1,4 @@
-import Crypto
+import DigestKit
 import Foundation
 import RedisKit
 
@@ -43,7 +43,7 @@ extension JobQueue {
     ///
     /// - Parameter fallbackBatch: the batch id when the document names none.
     public func submit(document: [UInt8], fallbackBatch: String = JobQueue.makeBatchID()) async throws(SchedulerError) -> Submission {
-        let digest = SHA256.hash(data: document).map { String(format: "%02x", $0) }.joined()
+        let digest = MessageDigest.sha256(document).hexString
         var arguments = [String(decoding: document, as: UTF8.self), fallbackBatch, digest]
         // Text that is not UTF-8 is left to Redis, which reads bytes as they are.
         if let parser = configuration.intakeParser, document.count > Self.largeDocumentBytes,

@@ -1,4 +1,4 @@
-import Crypto
+import DigestKit
 import Foundation
 import NIOPosix
 import PipelineEngine
@@ -48,7 +48,7 @@ final class CacheReader: Sendable {
             // A write of this process may still be staged in memory (warm=1).
             guard let data = dataCache.cachedData(for: key) else { return nil }
             return CachedEntry(bytes: .memory(data), size: data.count, modified: Date(),
-                               etag: Self.etag(SHA256.hash(data: data)), mediaType: ImageMediaType.of(data))
+                               etag: Self.etag(MessageDigest.sha256(data)), mediaType: ImageMediaType.of(data))
         }
     }
 
@@ -83,22 +83,22 @@ final class CacheReader: Sendable {
 
     /// Reads the whole file once (blocking): its digest and its media type.
     private static func facts(of descriptor: Int32, size: Int) throws -> Facts {
-        var hasher = SHA256()
+        var digest = MessageDigest(.sha256)
         var prefix = Data()
         var offset = 0
         while offset < size {
             let count = min(1 << 20, size - offset)
             var chunk = try CachedEntry.read(descriptor, offset: offset, count: count)
             let bytes = chunk.readBytes(length: chunk.readableBytes) ?? []
-            hasher.update(data: bytes)
+            digest.update(bytes)
             if prefix.count < ImageMediaType.signatureLength { prefix.append(contentsOf: bytes.prefix(ImageMediaType.signatureLength)) }
             offset += count
         }
-        return Facts(etag: etag(hasher.finalize()), mediaType: ImageMediaType.of(prefix))
+        return Facts(etag: etag(digest.finalize()), mediaType: ImageMediaType.of(prefix))
     }
 
     /// A strong entity tag for a digest: `"` + 64 hex digits + `"`.
-    private static func etag(_ digest: SHA256.Digest) -> String {
+    private static func etag(_ digest: [UInt8]) -> String {
         "\"" + digest.hexString + "\""
     }
 }

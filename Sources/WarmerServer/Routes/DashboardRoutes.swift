@@ -1,4 +1,4 @@
-import Crypto
+import DigestKit
 import HTTPTypes
 import Hummingbird
 
@@ -61,6 +61,6 @@ struct DashboardRoutes {
 
     /// Each file's strong tag: its SHA-256, computed once.
     private static let tags: [String: String] = DashboardAsset.all.mapValues { asset in
-        "\"" + SHA256.hash(data: asset.bytes).prefix(16).map { String(format: "%02x", $0) }.joined() + "\""
+        "\"" + MessageDigest.sha256(asset.bytes).prefix(16).hexString + "\""
     }
 }

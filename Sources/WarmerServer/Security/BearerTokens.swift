@@ -1,4 +1,4 @@
-import Crypto
+import DigestKit
 import Foundation
 
 /// The configured bearer tokens (`read-tokens`, `admin-tokens`) and the
@@ -19,7 +19,7 @@ package struct BearerTokens: Sendable {
 
     /// The SHA-256 digest of `token`'s UTF-8.
     private static func digest(_ token: some StringProtocol) -> [UInt8] {
-        Array(SHA256.hash(data: Data(token.utf8)))
+        MessageDigest.sha256(Data(token.utf8))
     }
 
     /// Whether any token is configured: without one the API is open, and
