@@ -2,9 +2,13 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `warmer serve`'s queue, batch, job and dead-letter routes end to end: a
-/// real server process and real workers on the test Redis. Every response
-/// is also checked against docs/openapi.yaml (`withServe`).
+/// `warmer serve`'s queue, batch and dead-letter routes end to end: a real
+/// server process and real workers on the test Redis. Every response is also
+/// checked against docs/openapi.yaml (`withServe`). What a route answers on
+/// its own (refused documents, priority changes, cancellations) is
+/// WarmerServerTests' `QueueRouteTests`, in-process; here are the flows that
+/// need a worker: a batch warmed, dead letters made by real failures and
+/// retried, the workers seen by the queue.
 @Suite("Serve API")
 struct ServeAPITests {
     private func document(_ urls: [URL], batch: String? = nil, extra: String = "") -> String {
@@ -68,90 +72,6 @@ struct ServeAPITests {
             #expect(created.headers["location"] == "/v1/queues/\(queue.name)/batches/\(batch)")
             let read = try await serve.request("GET", try #require(created.headers["location"]))
             #expect(read.status == 200 && read.json["total"] as? Int == 1, "\(read)")
-        }
-    }
-
-    @Test func refusedDocumentsAreProblemsWithTheIntakeListsTexts() async throws {
-        let queue = try QueueProbe()
-        try await withServe(queue: queue) { serve in
-            let path = "/v1/queues/\(queue.name)/batches"
-            let malformed = try await serve.request("POST", path, body: "{not json")
-            #expect(malformed.status == 400 && malformed.code == "malformed_document", "\(malformed)")
-            #expect(malformed.headers["content-type"] == "application/problem+json")
-            #expect((malformed.json["detail"] as? String)?.hasPrefix("not JSON") == true)
-
-            let cases: [(String, String)] = [
-                (#"{"v":1,"urls":[]}"#, #""urls" must be a non-empty array of strings"#),
-                (#"{"v":2,"urls":["https://a.example/x"]}"#, #"unsupported or missing version "v" (expected the number 1)"#),
-                (#"{"v":1,"priority":"urgent","urls":["https://a.example/x"]}"#, #"unknown "priority""#),
-                (#"{"v":1,"timeout":0,"urls":["https://a.example/x"]}"#, #""timeout" must be an integer number of seconds from 1 to 86400"#),
-            ]
-            for (body, detail) in cases {
-                let refused = try await serve.request("POST", path, body: body)
-                #expect(refused.status == 422 && refused.code == "invalid_document", "\(refused)")
-                #expect(refused.json["detail"] as? String == detail, "\(refused)")
-                #expect(refused.json["type"] as? String == "urn:warmer:problem:invalid_document")
-            }
-            // Nothing of them was written.
-            #expect(try await queue.queue.queuedCount() == 0)
-            #expect(try await queue.queue.deadLetterCount() == 0)
-            let missing = try await serve.request("GET", "\(path)/no-such-batch")
-            #expect(missing.status == 404 && missing.code == "batch_not_found", "\(missing)")
-            let badID = try await serve.request("GET", "\(path)/bad%20id")
-            #expect(badID.status == 400 && badID.code == "bad_request", "\(badID)")
-        }
-    }
-
-    @Test func priorityAndCancelKeepTheWorkAnotherBatchStillNeeds() async throws {
-        let queue = try QueueProbe()
-        let own = try Origin.missingURL(), shared = try Origin.missingURL()
-        try await withServe(queue: queue) { serve in
-            let batches = "/v1/queues/\(queue.name)/batches"
-            _ = try await serve.request("POST", batches, body: document([own, shared], batch: "cancelled"))
-            _ = try await serve.request("POST", batches, body: document([shared], batch: "kept"))
-
-            let changed = try await serve.request("PATCH", "\(batches)/cancelled", body: #"{"priority":"veryHigh"}"#)
-            #expect(changed.status == 200 && changed.json["changedJobs"] as? Int == 2, "\(changed)")
-            let badPriority = try await serve.request("PATCH", "\(batches)/cancelled", body: #"{"priority":"urgent"}"#)
-            #expect(badPriority.status == 400 && badPriority.code == "bad_request", "\(badPriority)")
-
-            let cancelled = try await serve.request("DELETE", "\(batches)/cancelled")
-            #expect(cancelled.status == 200, "\(cancelled)")
-            // Only the job no other batch needs is cancelled.
-            #expect(cancelled.json["cancelledJobs"] as? Int == 1 && cancelled.json["abortedRunningJobs"] as? Int == 0, "\(cancelled)")
-            let gone = try await serve.request("GET", "\(batches)/cancelled")
-            #expect(gone.json["cancelled"] as? Int == 2 && gone.json["isFinished"] as? Bool == true, "\(gone)")
-            // The shared URL's job still waits for `kept`.
-            let kept = try await serve.request("GET", "\(batches)/kept")
-            #expect(kept.json["pending"] as? Int == 1 && kept.json["cancelled"] as? Int == 0, "\(kept)")
-            let state = try await serve.request("GET", "/v1/queues/\(queue.name)")
-            #expect(state.json["queued"] as? Int == 1, "\(state)")
-        }
-    }
-
-    @Test func aJobsPriorityChangesAndItIsCancelledInEveryBatch() async throws {
-        let queue = try QueueProbe()
-        try await withServe(queue: queue) { serve in
-            let batches = "/v1/queues/\(queue.name)/batches"
-            let url = try Origin.missingURL()
-            _ = try await serve.request("POST", batches, body: document([url], batch: "one"))
-            _ = try await serve.request("POST", batches, body: document([url], batch: "two"))
-            let ids = try await queue.send(["SMEMBERS", queue.queue.keys.batchJobs("one")]).array.compactMap(\.string)
-            let job = try #require(ids.first)
-            let jobs = "/v1/queues/\(queue.name)/jobs"
-
-            let changed = try await serve.request("PATCH", "\(jobs)/\(job)", body: #"{"priority":"low"}"#)
-            #expect(changed.status == 200 && changed.json["changedJobs"] as? Int == 1, "\(changed)")
-            let cancelled = try await serve.request("DELETE", "\(jobs)/\(job)")
-            #expect(cancelled.status == 200 && cancelled.json["cancelledJobs"] as? Int == 1, "\(cancelled)")
-            for batch in ["one", "two"] {
-                let status = try await serve.request("GET", "\(batches)/\(batch)")
-                #expect(status.json["cancelled"] as? Int == 1 && status.json["isFinished"] as? Bool == true, "\(status)")
-            }
-            let notANumber = try await serve.request("DELETE", "\(jobs)/abc")
-            #expect(notANumber.status == 400 && notANumber.code == "bad_request", "\(notANumber)")
-            let notJSON = try await serve.request("PATCH", "\(jobs)/\(job)", body: "priority=low")
-            #expect(notJSON.status == 400 && notJSON.code == "bad_request", "\(notJSON)")
         }
     }
 

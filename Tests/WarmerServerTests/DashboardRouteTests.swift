@@ -11,16 +11,10 @@ import TestSupport
 /// security headers (a Content-Security-Policy that no page may frame),
 /// without a token. In-process, router mode: no service.
 @Suite struct DashboardRouteTests {
-    static let contentTypes = [
-        "html": "text/html; charset=utf-8", "css": "text/css; charset=utf-8", "js": "text/javascript; charset=utf-8",
-    ]
+    static let contentTypes = DashboardAssetTests.contentTypes
 
     /// The assets folder's files by name.
-    static func files() throws -> [String: Data] {
-        let folder = TestEnvironment.repositoryRoot.appendingPathComponent("Sources/WarmerServer/Dashboard/Assets")
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasPrefix(".") }
-        return try Dictionary(uniqueKeysWithValues: names.map { ($0, try Data(contentsOf: folder.appendingPathComponent($0))) })
-    }
+    static func files() throws -> [String: Data] { try DashboardAssetTests.files() }
 
     @Test func everyAssetIsServedWithItsTypeAndTheSecurityHeadersWithoutAToken() async throws {
         let files = try Self.files()

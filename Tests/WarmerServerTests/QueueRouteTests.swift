@@ -81,16 +81,19 @@ import TestSupport
             let path = "/v1/queues/\(name)/batches"
             let malformed = try await client.send(.post, path, body: "{not json")
             #expect(malformed.status == .badRequest && malformed.code == "malformed_document", "\(malformed)")
+            #expect(malformed["Content-Type"] == "application/problem+json", "\(malformed)")
             #expect((malformed.json["detail"] as? String)?.hasPrefix("not JSON") == true, "\(malformed)")
             let cases: [(String, String)] = [
                 (#"{"v":1,"urls":[]}"#, #""urls" must be a non-empty array of strings"#),
                 (#"{"v":2,"urls":["https://a.example/x"]}"#, #"unsupported or missing version "v" (expected the number 1)"#),
                 (#"{"v":1,"priority":"urgent","urls":["https://a.example/x"]}"#, #"unknown "priority""#),
+                (#"{"v":1,"timeout":0,"urls":["https://a.example/x"]}"#, #""timeout" must be an integer number of seconds from 1 to 86400"#),
             ]
             for (body, detail) in cases {
                 let refused = try await client.send(.post, path, body: body)
                 #expect(refused.status == .unprocessableContent && refused.code == "invalid_document", "\(refused)")
                 #expect(refused.json["detail"] as? String == detail, "\(refused)")
+                #expect(refused.json["type"] as? String == "urn:warmer:problem:invalid_document", "\(refused)")
             }
             let badSpec = try await client.send(.post, path, body: Self.document(Self.urls(1), extra: #""destination":"processed","processing":"thumbnail=huge","#))
             #expect(badSpec.status == .unprocessableContent && badSpec.code == "invalid_document", "\(badSpec)")
@@ -163,6 +166,10 @@ import TestSupport
             }
             let unknown = try await client.send(.get, "\(jobs)/999999999", token: InProcessServer.readToken)
             #expect(unknown.status == .notFound && unknown.code == "job_not_found", "\(unknown)")
+            let notANumber = try await client.send(.delete, "\(jobs)/abc")
+            #expect(notANumber.status == .badRequest && notANumber.code == "bad_request", "\(notANumber)")
+            let notJSON = try await client.send(.patch, "\(jobs)/\(job)", body: "priority=low")
+            #expect(notJSON.status == .badRequest && notJSON.code == "bad_request", "\(notJSON)")
         }
     }
 
@@ -177,8 +184,14 @@ import TestSupport
             _ = try await client.send(.post, batches, body: Self.document([urls[1]], batch: "kept"))
             let changed = try await client.send(.patch, "\(batches)/cancelled", body: #"{"priority":"veryHigh"}"#)
             #expect(changed.status == .ok && changed.json["changedJobs"] as? Int == 2, "\(changed)")
+            let badPriority = try await client.send(.patch, "\(batches)/cancelled", body: #"{"priority":"urgent"}"#)
+            #expect(badPriority.status == .badRequest && badPriority.code == "bad_request", "\(badPriority)")
             let cancelled = try await client.send(.delete, "\(batches)/cancelled")
+            // Only the job no other batch needs is cancelled.
             #expect(cancelled.status == .ok && cancelled.json["cancelledJobs"] as? Int == 1, "\(cancelled)")
+            #expect(cancelled.json["abortedRunningJobs"] as? Int == 0, "\(cancelled)")
+            let gone = try await client.send(.get, "\(batches)/cancelled")
+            #expect(gone.json["cancelled"] as? Int == 2 && gone.json["isFinished"] as? Bool == true, "\(gone)")
             let kept = try await client.send(.get, "\(batches)/kept")
             #expect(kept.json["pending"] as? Int == 1 && kept.json["cancelled"] as? Int == 0, "\(kept)")
             #expect(try await client.send(.get, "/v1/queues/\(name)").json["queued"] as? Int == 1)

@@ -2,13 +2,12 @@ import Foundation
 import Testing
 import TestSupport
 
-@testable import Warmer
 @testable import WarmerServer
 
 /// The dashboard's files as the binary carries them (`DashboardAsset`,
-/// SwiftPM `embedInCode`) and as `warmer serve` serves them: every file of
-/// the assets folder, with the content type of its extension, and nothing
-/// that loads from elsewhere.
+/// SwiftPM `embedInCode`): every file of the assets folder, with the content
+/// type of its extension, and nothing that loads from elsewhere. How the
+/// server serves them is WarmerServerTests' `DashboardRouteTests`.
 @Suite
 struct DashboardAssetTests {
     static let folder = "Sources/WarmerServer/Dashboard/Assets"
@@ -41,25 +40,6 @@ struct DashboardAssetTests {
         #expect(DashboardAsset.named("")?.contentType == "text/html; charset=utf-8")
         for unknown in ["nope.js", "../Package.swift", "index.htm", "/index.html"] {
             #expect(DashboardAsset.named(unknown) == nil, "\(unknown)")
-        }
-    }
-
-    @Test func warmerServeServesThePageAndEveryAssetWithItsContentTypeWithoutAToken() async throws {
-        // Given `warmer serve` with tokens, and no token in the requests
-        let files = try Self.files()
-        try await withServe(queue: try QueueProbe()) { server in
-            // Then the page is served at /, /ui and /ui/, and each file at /ui/NAME, with its content type
-            let pages = ["/", "/ui", "/ui/", "/ui/index.html"].map { ($0, "index.html") }
-            for (path, name) in pages + files.keys.map({ ("/ui/\($0)", $0) }) {
-                let answer = try await server.request("GET", path, token: nil, record: false)
-                let fileExtension = String(name.split(separator: ".").last ?? "")
-                #expect(answer.status == 200, "\(path): \(answer)")
-                #expect(answer.headers["content-type"] == Self.contentTypes[fileExtension], "\(path): \(answer.headers)")
-                #expect(Data(answer.body.utf8) == files[name], "\(path) is not \(name)")
-            }
-            // And a name that is no asset is a 404, as the API without a token is a 401
-            #expect(try await server.request("GET", "/ui/nope.js", token: nil, record: false).status == 404)
-            #expect(try await server.request("GET", "/v1/queues/\(UUID().uuidString.prefix(8))", token: nil).status == 401)
         }
     }
 
