@@ -50,9 +50,10 @@ warmer_run() {
   local cache="$WORK/cache-$n" files url
   warmer_batch "$n" "$cache" -- --destination disk
   # The cache must now hold one file per URL (docs/cache-layout.md: one file
-  # per entry; .tmp-* files are writes in progress). Spot-check the first and
-  # last URL through `warmer cache path`, which exits 1 when it is not cached.
-  files=$(find "$cache" -type f ! -name '.tmp-*' | wc -l)
+  # per entry; dot files are not entries: .tmp-* are writes in progress,
+  # .warmer-folder-id the folder's identity). Spot-check the first and last
+  # URL through `warmer cache path`, which exits 1 when it is not cached.
+  files=$(find "$cache" -type f ! -name '.*' | wc -l)
   if ((files != COUNT)); then
     log "warmer run $n: expected $COUNT files in $cache, found $files"
     exit 1
