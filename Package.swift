@@ -10,10 +10,12 @@ import PackageDescription
 ///   conversions, the ISO 8601 UTC and HTTP-date texts (`UTCTime`,
 ///   `HTTPDate`), JSON string and hex encoding, and the product's version
 ///   (`WarmerVersion`). No dependencies.
-/// - `CurlKit`, `VipsKit` and `RedisKit` wrap the C libraries (`CCurl`,
-///   `CVips`, `CHiredis`): the only targets that import a C module, so no
-///   other code sees a raw pointer. Each depends on its C module (and
-///   WarmerSupport), never on the modules above.
+/// - `CurlKit`, `VipsKit`, `RedisKit` and `DigestKit` wrap the C libraries
+///   (`CCurl`, `CVips`, `CHiredis`, `CCrypto`): the only targets that import
+///   a C module, so no other code sees a raw pointer. Each depends on its C
+///   module (and WarmerSupport; RedisKit also on DigestKit, for script
+///   SHA-1s), never on the modules above. DigestKit is libcrypto's SHA-1 and
+///   SHA-256, not swift-crypto: see docs/architecture.md.
 /// - `PipelineEngine` loads one image request end to end, over CurlKit and
 ///   VipsKit. Knows nothing of Redis.
 /// - `Scheduler` is the Redis queue and event streams, over RedisKit. Knows nothing of images.
