@@ -2,6 +2,7 @@ import Foundation
 import HummingbirdTesting
 import NIOCore
 import Testing
+import TestSupport
 @testable import WarmerServer
 
 /// schemathesis (scripts/api-fuzz.sh) against a live in-process server
