@@ -192,10 +192,13 @@ let package = Package(
             name: "WarmerServerTests",
             dependencies: [
                 "WarmerServer", "WarmerWorker", "PipelineEngine", "Scheduler", "RedisKit", "TestSupport",
+                // Requests straight to the router (RoutedClient), not HummingbirdTesting: its
+                // AsyncHTTPClient brings NIOSSL's BoringSSL and NIOHTTP2 into the build (docs/testing.md).
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                // Raw connections to a `.live` server: a Host of the test's choosing, chunked bodies, event streams.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                // Raw connections to a live server: a Host of the test's choosing, chunked bodies, event streams.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 // The ETag of GET /v1/cache is the SHA-256 of the bytes.

@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import NIOCore
 import RedisKit
 import Scheduler
@@ -7,8 +6,8 @@ import Testing
 import TestSupport
 @testable import WarmerServer
 
-/// A batch's Server-Sent Events from a live in-process server (HummingbirdTesting
-/// `.live`, on loopback) over the test Redis: the stream is opened before
+/// A batch's Server-Sent Events from a live in-process server (on loopback;
+/// the batch is posted through the router) over the test Redis: the stream is opened before
 /// the batch's work, each event the test makes (claims and finishes through
 /// `JobQueue`) arrives as a `text/event-stream` frame, and the stream ends
 /// after `batchCompleted`, equal to `XRANGE` of the batch's Redis stream.
@@ -20,8 +19,8 @@ import TestSupport
         defer { fixture.remove() }
         let name = TestEnvironment.uniqueName("serve-sse")
         let queue = try fixture.queue(name)
-        try await fixture.application().test(.live) { client in
-            let port = try #require(client.port)
+        let client = fixture.routedClient()
+        try await fixture.live { port in
             let label = UUID().uuidString.prefix(8)
             let urls = (0..<3).map { #""https://images.example/\#(label)-\#($0).jpg""# }.joined(separator: ",")
             let created = try await client.send(.post, "/v1/queues/\(name)/batches", body: #"{"v":1,"batch":"live","urls":[\#(urls)]}"#)

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 @testable import WarmerServer
@@ -25,7 +24,7 @@ import Testing
         #expect(changes.count >= 9 && reads.count >= 10, "\(operations)")
         let fixture = try InProcessServer()
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             for operation in changes + reads {
                 let parts = operation.split(separator: " ", maxSplits: 1).map(String.init)
                 let method = try #require(HTTPRequest.Method(parts[0]))
@@ -50,7 +49,7 @@ import Testing
     @Test func aReadTokenReadsAndAnAdminTokenChanges() async throws {
         let fixture = try InProcessServer()
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             // A read: /v1/cache answers a miss from the cache folder alone
             let miss = "/v1/cache?url=https%3A%2F%2Fa.example%2Fx.jpg"
             for token in [InProcessServer.readToken, InProcessServer.adminToken] {
@@ -74,7 +73,7 @@ import Testing
     @Test func withoutTokensEveryRequestHasTheAdminScope() async throws {
         let fixture = try InProcessServer(tokens: false)
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let read = try await client.send(.get, "/v1/cache?url=https%3A%2F%2Fa.example%2Fx.jpg", token: nil)
             #expect(read.status == .notFound && read.code == "not_cached", "\(read)")
             let change = try await client.send(.patch, "/v1/queues/q/batches/b", token: nil, body: #"{"priority":"urgent"}"#)

@@ -1,7 +1,6 @@
 import DigestKit
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 import WarmerWorker
@@ -39,7 +38,7 @@ import WarmerWorker
         let fixture = try await Self.serverWithEntry()
         defer { fixture.remove() }
         let tag = "\"" + MessageDigest.sha256(Self.jpeg).hexString + "\""
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let whole = try await client.send(.get, Self.path(), token: InProcessServer.readToken)
             #expect(whole.status == .ok, "\(whole)")
             #expect(Data(whole.body.readableBytesView) == Self.jpeg)
@@ -59,7 +58,7 @@ import WarmerWorker
     @Test func aServerWithoutTokensLetsSharedCachesKeepTheAnswer() async throws {
         let fixture = try await Self.serverWithEntry(tokens: false)
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let whole = try await client.send(.get, Self.path(), token: nil)
             #expect(whole.status == .ok && whole["Cache-Control"] == "public, max-age=3600", "\(whole)")
         }
@@ -68,7 +67,7 @@ import WarmerWorker
     @Test func aMatchingIfNoneMatchIsANotModifiedWithoutABody() async throws {
         let fixture = try await Self.serverWithEntry()
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let tag = try #require(try await client.send(.get, Self.path(), token: InProcessServer.readToken)["ETag"])
             for condition in [tag, "\"other\", W/\(tag)", "*"] {
                 for method in [HTTPRequest.Method.get, .head] {
@@ -86,7 +85,7 @@ import WarmerWorker
         let fixture = try await Self.serverWithEntry()
         defer { fixture.remove() }
         let size = Self.jpeg.count
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let cases: [(String, Range<Int>)] = [("bytes=10-99", 10..<100), ("bytes=-50", (size - 50)..<size),
                                                  ("bytes=\(size - 7)-", (size - 7)..<size), ("bytes=0-", 0..<size)]
             for (header, slice) in cases {
@@ -119,7 +118,7 @@ import WarmerWorker
         let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) + Data(repeating: 7, count: 100)
         let processing = try fixture.server.cache.processingRules.spec(spec)
         _ = try await fixture.dataCache.write(png, for: CacheKey.of(Self.url, processing: processing))
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let variant = try await client.send(.get, Self.path(processing: spec), token: InProcessServer.readToken)
             #expect(variant.status == .ok && variant["Content-Type"] == "image/png" && Data(variant.body.readableBytesView) == png, "\(variant)")
             let otherVariant = try await client.send(.get, Self.path(processing: "thumbnail=32"), token: InProcessServer.readToken)
@@ -135,7 +134,7 @@ import WarmerWorker
     @Test func malformedQueriesAreBadRequests() async throws {
         let fixture = try await Self.serverWithEntry()
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let cases: [(String, String)] = [
                 (Self.path(processing: "thumbnail=huge"), "processing: "),
                 (Self.path(processing: "resize=99999x99999"), "processing: "),

@@ -1,20 +1,18 @@
 import Foundation
-import HummingbirdTesting
 import NIOCore
 import Testing
 import TestSupport
 @testable import WarmerServer
 
 /// schemathesis (scripts/api-fuzz.sh) against a live in-process server
-/// (HummingbirdTesting `.live`, on loopback) over the test Redis: generated
+/// (`InProcessServer.live`, on loopback) over the test Redis: generated
 /// valid and invalid requests to every operation of docs/openapi.yaml find
 /// no 5xx and no answer off the contract (status, content type, schema).
 @Suite struct ContractFuzzLiveTests {
     @Test func schemathesisFindsNoServerErrorAndNothingOffTheContract() async throws {
         let fixture = try InProcessServer(redis: true)
         defer { fixture.remove() }
-        try await fixture.application().test(.live) { client in
-            let port = try #require(client.port)
+        try await fixture.live { port in
             let run = try await ScriptRun.bash("scripts/api-fuzz.sh", ["http://localhost:\(port)", "-", "20"],
                                                environment: ["WARMER_API_TOKEN": InProcessServer.adminToken], timeout: .seconds(900))
             #expect(run.status == 0, "schemathesis failed (\(run.status)):\n\(run.output.suffix(8000))")

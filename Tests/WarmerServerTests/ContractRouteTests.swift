@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import NIOCore
 import Testing
 import TestSupport
@@ -21,7 +20,7 @@ import TestSupport
         let document = try OpenAPIDocument.load()
         let fixture = try InProcessServer()
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let answer = try await client.send(.get, "/openapi.yaml", token: nil)
             #expect(answer.status == .ok && answer["Content-Type"] == "application/yaml", "\(answer)")
             #expect(answer["Cache-Control"] == "no-cache", "\(answer)")

@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import NIOCore
 import Testing
 import TestSupport
@@ -21,7 +20,7 @@ import TestSupport
         #expect(files.keys.contains("index.html") && files.keys.contains("dashboard.js") && files.keys.contains("dashboard.css"))
         let fixture = try InProcessServer()
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let pages = ["/", "/ui", "/ui/", "/ui/index.html"].map { ($0, "index.html") }
             for (path, name) in pages + files.keys.map({ ("/ui/\($0)", $0) }) {
                 let answer = try await client.send(.get, path, token: nil)
@@ -48,7 +47,7 @@ import TestSupport
     @Test func aKnownTagIsANotModifiedWithTheSecurityHeaders() async throws {
         let fixture = try InProcessServer()
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let first = try await client.send(.get, "/ui/api.js", token: nil)
             let tag = try #require(first["ETag"])
             let again = try await client.send(.get, "/ui/api.js", token: nil, headers: ["If-None-Match": "\"other\", \(tag)"])
@@ -62,7 +61,7 @@ import TestSupport
     @Test func thePageOpensTheConfiguredQueue() async throws {
         let fixture = try InProcessServer { $0.defaultQueue = "images" }
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let redirect = try await client.send(.get, "/", token: nil)
             #expect(redirect.status == .found && redirect["Location"] == "/?queue=images", "\(redirect)")
             let named = try await client.send(.get, "/?queue=other", token: nil)

@@ -1,19 +1,17 @@
 import Foundation
-import HummingbirdTesting
 import NIOCore
 import Testing
 @testable import WarmerServer
 
-/// What needs a real connection to the in-process server (HummingbirdTesting
-/// `.live`, on loopback): the `Host` a client sends (DNS rebinding, issue 23
+/// What needs a real connection to the in-process server
+/// (`InProcessServer.live`, on loopback): the `Host` a client sends (DNS rebinding, issue 23
 /// V4) and a body streamed without a length. No Redis: every request here
 /// is refused, or answered, before a route would need it.
 @Suite struct LiveServerTests {
     @Test func withoutTokensOnlyLoopbackHostNamesAreServed() async throws {
         let fixture = try InProcessServer(tokens: false)
         defer { fixture.remove() }
-        try await fixture.application().test(.live) { client in
-            let port = try #require(client.port)
+        try await fixture.live { port in
             func get(_ path: String, host: String) async throws -> String {
                 try await RawConnection(port: port).exchange("GET \(path) HTTP/1.1\r\nHost: \(host)\r\nConnection: close\r\n\r\n")
             }
@@ -36,8 +34,7 @@ import Testing
     @Test func aStreamedBodyPastTheLimitIsA413() async throws {
         let fixture = try InProcessServer(maxBody: 64)
         defer { fixture.remove() }
-        try await fixture.application().test(.live) { client in
-            let port = try #require(client.port)
+        try await fixture.live { port in
             let body = #"{"priority":"high","padding":""# + String(repeating: "x", count: 200) + #""}"#
             let request = "PATCH /v1/queues/q/batches/b HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(InProcessServer.adminToken)\r\n"
                 + "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"

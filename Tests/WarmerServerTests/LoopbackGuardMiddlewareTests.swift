@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 @testable import WarmerServer
@@ -20,7 +19,7 @@ import Testing
     @Test func aForeignOriginCannotChangeAnything() async throws {
         let fixture = try InProcessServer(tokens: false)
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let document = #"{"v":1,"urls":["https://a.example/x.jpg"]}"#
             let attempts: [(HTTPRequest.Method, String, String?, [String: String])] = [
                 (.post, "/v1/queues/q/pause", nil, ["Origin": Self.evil]),
@@ -41,7 +40,7 @@ import Testing
     @Test func aBodyNotDeclaredJSONIsRefusedEvenWithoutAnOrigin() async throws {
         let fixture = try InProcessServer(tokens: false)
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             for type in ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"] {
                 let answer = try await client.send(.patch, Self.change.path, token: nil, headers: ["Content-Type": type], body: Self.change.body)
                 #expect(answer.status == .unsupportedMediaType && answer.code == "unsupported_media_type", "\(type): \(answer)")
@@ -55,7 +54,7 @@ import Testing
     @Test func theServersOwnPagesCommandLineClientsAndConfiguredOriginsMayChange() async throws {
         let fixture = try InProcessServer(tokens: false, corsOrigins: ["https://ops.example.com"])
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             for origin in [nil, "http://localhost", "https://ops.example.com"] {
                 let answer = try await client.send(.patch, Self.change.path, token: nil, headers: origin.map { ["Origin": $0] } ?? [:],
                                                    body: Self.change.body)
@@ -74,7 +73,7 @@ import Testing
     @Test func withTokensTheGuardStandsAsideForTheTokenCheck() async throws {
         let fixture = try InProcessServer(tokens: true)
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let answer = try await client.send(.patch, Self.change.path, headers: ["Origin": Self.evil, "Content-Type": "text/plain"],
                                                body: Self.change.body)
             #expect(answer.status == .badRequest && answer.code == "bad_request", "\(answer)")
@@ -84,13 +83,13 @@ import Testing
     @Test func corsAnswersTheConfiguredOriginsOnlyAndIsOffByDefault() async throws {
         let off = try InProcessServer()
         defer { off.remove() }
-        try await off.application().test(.router) { client in
+        try await off.routed { client in
             let answer = try await client.send(.get, "/healthz", token: nil, headers: ["Origin": "https://ops.example.com"])
             #expect(answer.status == .ok && answer["Access-Control-Allow-Origin"] == nil, "\(answer)")
         }
         let on = try InProcessServer(corsOrigins: ["https://ops.example.com"])
         defer { on.remove() }
-        try await on.application().test(.router) { client in
+        try await on.routed { client in
             let preflight = try await client.send(.options, "/v1/queues/q/batches", token: nil, headers: [
                 "Origin": "https://ops.example.com", "Access-Control-Request-Method": "POST",
                 "Access-Control-Request-Headers": "authorization, content-type",

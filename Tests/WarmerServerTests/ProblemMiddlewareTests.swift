@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 @testable import WarmerServer
@@ -13,7 +12,7 @@ import Testing
     @Test func aBodyThatIsNotJSONIsABadRequestProblem() async throws {
         let fixture = try InProcessServer()
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let path = "/v1/queues/q/batches/b"
             let answer = try await client.send(.patch, path, body: "{not json")
             #expect(answer.status == .badRequest && answer.code == "bad_request", "\(answer)")
@@ -31,7 +30,7 @@ import Testing
     @Test func aBodyPastTheLimitIsA413ProblemBeforeItIsRead() async throws {
         let fixture = try InProcessServer(maxBody: 64)
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let large = #"{"priority":"high","padding":""# + String(repeating: "x", count: 100) + #""}"#
             for (method, path) in [(HTTPRequest.Method.patch, "/v1/queues/q/batches/b"), (.post, "/v1/queues/q/batches"),
                                    (.post, "/v1/queues/q/dead")] {
@@ -49,7 +48,7 @@ import Testing
     @Test func pathsAndMethodsNoRouteServesAreProblems() async throws {
         let fixture = try InProcessServer()
         defer { fixture.remove() }
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let missing = try await client.send(.get, "/v1/nothing-here", token: InProcessServer.readToken)
             #expect(missing.status == .notFound && missing.code == "not_found", "\(missing)")
             #expect(missing["Content-Type"] == "application/problem+json" && missing["Cache-Control"] == "no-store", "\(missing)")

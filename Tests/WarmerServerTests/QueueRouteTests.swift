@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import NIOCore
 import RedisKit
 import Scheduler
@@ -33,7 +32,7 @@ import TestSupport
         defer { fixture.remove() }
         let name = TestEnvironment.uniqueName("serve")
         let queue = try fixture.queue(name)
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let batches = "/v1/queues/\(name)/batches"
             let body = Self.document(Self.urls(3), batch: "posted")
             let created = try await client.send(.post, batches, body: body)
@@ -77,7 +76,7 @@ import TestSupport
         defer { fixture.remove() }
         let name = TestEnvironment.uniqueName("serve")
         let queue = try fixture.queue(name)
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let path = "/v1/queues/\(name)/batches"
             let malformed = try await client.send(.post, path, body: "{not json")
             #expect(malformed.status == .badRequest && malformed.code == "malformed_document", "\(malformed)")
@@ -112,7 +111,7 @@ import TestSupport
         defer { fixture.remove() }
         let name = TestEnvironment.uniqueName("serve")
         let queue = try fixture.queue(name)
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let path = "/v1/queues/\(name)"
             _ = try await client.send(.post, "\(path)/batches", body: Self.document(Self.urls(2)))
             let state = try await client.send(.get, path, token: InProcessServer.readToken)
@@ -142,7 +141,7 @@ import TestSupport
         defer { fixture.remove() }
         let name = TestEnvironment.uniqueName("serve")
         let queue = try fixture.queue(name)
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let url = Self.urls(1)
             _ = try await client.send(.post, "/v1/queues/\(name)/batches", body: Self.document(url, batch: "one"))
             _ = try await client.send(.post, "/v1/queues/\(name)/batches", body: Self.document(url, batch: "two"))
@@ -177,7 +176,7 @@ import TestSupport
         let fixture = try InProcessServer(redis: true)
         defer { fixture.remove() }
         let name = TestEnvironment.uniqueName("serve")
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let batches = "/v1/queues/\(name)/batches"
             let urls = Self.urls(2)
             _ = try await client.send(.post, batches, body: Self.document(urls, batch: "cancelled"))
@@ -203,7 +202,7 @@ import TestSupport
         defer { fixture.remove() }
         let name = TestEnvironment.uniqueName("serve")
         let queue = try fixture.queue(name)
-        try await fixture.application().test(.router) { client in
+        try await fixture.routed { client in
             let dead = "/v1/queues/\(name)/dead"
             let urls = Self.urls(2)
             _ = try await client.send(.post, "/v1/queues/\(name)/batches", body: Self.document(urls, batch: "lost"))

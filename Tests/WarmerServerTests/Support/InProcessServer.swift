@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import ServiceLifecycle
 import PipelineEngine
 import RedisKit
 import Scheduler
@@ -14,8 +15,8 @@ import WarmerWorker
 /// `WARMER_TEST_REDIS_URL`) or a client that is never used (a closed
 /// loopback port), for the tests that need no service.
 ///
-/// Driven with HummingbirdTesting: `.router` hands requests to the router
-/// directly, `.live` serves on a free loopback port.
+/// `routed` hands requests to the router directly (`RoutedClient`); `live`
+/// serves on a free loopback port.
 struct InProcessServer: Sendable {
     /// The read token of a server with tokens.
     static let readToken = "read-token-for-in-process-tests"
@@ -30,6 +31,7 @@ struct InProcessServer: Sendable {
     let folder: URL
     /// The Redis client its queues use.
     let client: RedisClient
+    private let logger: Logger
 
     /// A server with `tokens` (else none: the loopback guard is on), the
     /// given CORS origins and body limit, over the test Redis when `redis`.
@@ -50,6 +52,7 @@ struct InProcessServer: Sendable {
         var queueConfiguration = JobQueue.Configuration()
         queueConfiguration.intakeParser = .intakeDocuments()
         let logger = Logger(label: "warmer.serve.test")
+        self.logger = logger
         let client = self.client
         let redisURL = url
         server = APIServer(
@@ -63,9 +66,47 @@ struct InProcessServer: Sendable {
             logger: logger)
     }
 
-    /// The application HummingbirdTesting runs.
-    func application() -> some ApplicationProtocol {
-        server.application()
+    /// A client that hands requests straight to the server's router.
+    func routedClient() -> RoutedClient {
+        RoutedClient(router: server.router(), logger: logger)
+    }
+
+    /// Runs `test` with a client that hands requests straight to the router.
+    func routed<Value>(_ test: (RoutedClient) async throws -> Value) async throws -> Value {
+        try await test(routedClient())
+    }
+
+    /// Serves on a free loopback port while `test` runs with that port, as
+    /// `warmer serve` does (the HTTP/1.1 limits, the request deadline, event
+    /// streams that end on hang-up), then stops the server gracefully.
+    func live<Value: Sendable>(_ test: @Sendable (_ port: Int) async throws -> Value) async throws -> Value {
+        let (ports, announce) = AsyncStream.makeStream(of: Int.self)
+        let application = server.application { channel in
+            if let port = channel.localAddress?.port { announce.yield(port) }
+            announce.finish()
+        }
+        let services = ServiceGroup(configuration: .init(services: [application], logger: logger))
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                // A server that could not start announces no port: the wait below ends too.
+                defer { announce.finish() }
+                try await services.run()
+            }
+            defer { group.cancelAll() }
+            guard let port = await ports.first(where: { _ in true }) else {
+                try await group.next()
+                throw TestHarnessError("the in-process server stopped before it listened")
+            }
+            do {
+                let value = try await test(port)
+                await services.triggerGracefulShutdown()
+                try await group.next()
+                return value
+            } catch {
+                await services.triggerGracefulShutdown()
+                throw error
+            }
+        }
     }
 
     /// A queue client of the server's Redis for queue `name`.

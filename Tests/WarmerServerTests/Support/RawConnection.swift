@@ -7,7 +7,7 @@ import NIOPosix
 struct RawConnection: Sendable {
     private let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
 
-    /// Connects to `localhost:port`, where HummingbirdTesting's `.live` listens.
+    /// Connects to `localhost:port`, where `InProcessServer.live` listens.
     init(port: Int) async throws {
         channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .connect(host: "localhost", port: port) { channel in
