@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Fuzz the parsers of producer input with libFuzzer, for a bounded time.
 #
-#   scripts/fuzz.sh                      # every target, 60 s each
-#   scripts/fuzz.sh 300                  # every target, 300 s each (`make fuzz`)
+#   scripts/fuzz.sh                      # every target, side by side, for 60 s
+#   scripts/fuzz.sh 300                  # every target for 300 s (`make fuzz`)
 #   scripts/fuzz.sh 30 intake-document   # one target (processing-spec, url-list, intake-document)
 #
 # Targets (docs/testing.md, "Fuzzing"; the properties are Fuzz/Properties):
@@ -71,30 +71,46 @@ if ! grep -q __sanitizer_cov <<<"$undefined" || ! grep -q __asan_report_ <<<"$un
   exit 1
 fi
 
-failed=()
-summary=()
-for target in "${TARGETS[@]}"; do
-  seeds=Fuzz/Corpus/$target crashers=Fuzz/Crashers/$target work=$SCRATCH/corpus/$target
+# fuzz TARGET: one libFuzzer run of TARGET, its output in $SCRATCH/TARGET.log
+# and its exit status in $SCRATCH/TARGET.status.
+fuzz() {
+  local target=$1 seeds=Fuzz/Corpus/$1 crashers=Fuzz/Crashers/$1 work=$SCRATCH/corpus/$1 status=0
+  local dictionary=()
   mkdir -p "$seeds" "$crashers" "$work"
-  dictionary=()
   if [[ -f Fuzz/Dictionaries/$target.dict ]]; then dictionary=(-dict="Fuzz/Dictionaries/$target.dict"); fi
-  before=$(find "$crashers" -maxdepth 1 -type f | sort)
-  log "$target: ${SECONDS_PER_TARGET}s"
-  output=$SCRATCH/$target.log
-  status=0
   # New inputs go to the first folder (the work corpus); the others are read only.
   SWIFT_BACKTRACE=enable=no "$BIN/$(product "$target")" "$work" "$seeds" "$crashers" "${dictionary[@]}" \
     -max_total_time="$SECONDS_PER_TARGET" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
-    -artifact_prefix="$crashers/" -print_final_stats=1 >"$output" 2>&1 || status=$?
+    -artifact_prefix="$crashers/" -print_final_stats=1 >"$SCRATCH/$target.log" 2>&1 || status=$?
+  echo "$status" >"$SCRATCH/$target.status"
+}
+
+# The targets run side by side (each libFuzzer process is one thread): the
+# bound is SECONDS_PER_TARGET of wall time for them all, not per target.
+declare -A before
+for target in "${TARGETS[@]}"; do
+  mkdir -p "Fuzz/Crashers/$target"
+  before[$target]=$(find "Fuzz/Crashers/$target" -maxdepth 1 -type f | sort)
+  rm -f "$SCRATCH/$target.status"
+done
+log "${TARGETS[*]}: ${SECONDS_PER_TARGET}s, side by side"
+for target in "${TARGETS[@]}"; do fuzz "$target" & done
+wait
+
+failed=()
+summary=()
+for target in "${TARGETS[@]}"; do
+  output=$SCRATCH/$target.log crashers=Fuzz/Crashers/$target work=$SCRATCH/corpus/$target
+  status=$(cat "$SCRATCH/$target.status" 2>/dev/null || echo "?")
   runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$output" | tail -n 1)
   speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$output" | tail -n 1)
   coverage=$(grep -oE 'cov: [0-9]+' "$output" | tail -n 1 || true)
   summary+=("$target: ${runs:-?} runs, ${speed:-?} exec/s, ${coverage:-cov: ?}, corpus $(find "$work" -type f | wc -l) inputs")
-  if ((status != 0)); then
+  if [[ $status != 0 ]]; then
     failed+=("$target")
     log "$target FAILED (libFuzzer exit $status); its output:"
     grep -v "Cannot export local symbol" "$output" | tail -n 60 >&2
-    for file in $(comm -13 <(echo "$before") <(find "$crashers" -maxdepth 1 -type f | sort)); do
+    for file in $(comm -13 <(echo "${before[$target]}") <(find "$crashers" -maxdepth 1 -type f | sort)); do
       log "saved $file; its bytes:"
       od -A d -t x1 -v "$file" | head -n 40 >&2
     done
