@@ -175,7 +175,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Warmer", "WarmerWorker", "WarmerServer", "PipelineEngine", "Scheduler", "RedisKit", "WarmerInput",
+                "Warmer", "WarmerWorker", "WarmerServer", "PipelineEngine", "Scheduler", "RedisKit", "WarmerInput", "WarmerSupport",
                 "TestSupport",
                 .product(name: "Yams", package: "Yams"),
             ]

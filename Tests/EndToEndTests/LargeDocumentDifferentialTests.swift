@@ -4,6 +4,7 @@ import Scheduler
 import Synchronization
 import Testing
 import TestSupport
+import WarmerSupport
 @testable import Warmer
 
 /// A large intake document parsed by a worker (`IntakeParser.intakeDocuments`,
@@ -16,9 +17,7 @@ import TestSupport
 /// same batches, the same jobs (their work fields) and the same events.
 @Suite struct LargeDocumentDifferentialTests {
     @Test func aDocumentTheWorkerParsesEndsAsOneRedisDecodesAlone() async throws {
-        let client = RedisClient(url: try RedisURL(parsing: TestEnvironment.redisURL()), timeout: .seconds(30))
         let padding = [UInt8](repeating: UInt8(ascii: " "), count: 33_000)
-        var differences: [String] = []
         let documents = try Self.corpus() + Self.largeDocuments()
         // The worker's parser, counting the documents it parsed (Redis expands one that is not UTF-8 itself).
         let parsed = Mutex(0)
@@ -28,13 +27,26 @@ import TestSupport
             parsed.withLock { $0 += 1 }
             return parse(text)
         }
-        var utf8 = 0
-        for (name, bytes) in documents where bytes != Array("wake".utf8) {
-            let document = bytes + padding
-            if !String(decoding: document, as: UTF8.self).unicodeScalars.contains("\u{FFFD}") { utf8 += 1 }
-            let redis = try await Self.outcome(of: document, parser: nil, client: client)
-            let worker = try await Self.outcome(of: document, parser: parser, client: client)
-            if redis != worker { differences.append("\(name):\n  Redis  \(redis)\n  worker \(worker)") }
+        let workerParser = parser
+        let compared = documents.filter { $0.1 != Array("wake".utf8) }
+        let utf8 = compared.count { !String(decoding: $0.1 + padding, as: UTF8.self).unicodeScalars.contains("\u{FFFD}") }
+        // Each document on queues of its own: four lanes, a connection each, compare side by side.
+        let lanes = 4
+        let differences = try await withThrowingTaskGroup(of: [String].self) { group in
+            for lane in 0..<lanes {
+                group.addTask {
+                    let client = RedisClient(url: try RedisURL(parsing: TestEnvironment.redisURL()), timeout: .seconds(30))
+                    var differences: [String] = []
+                    for (name, bytes) in compared.enumerated().filter({ $0.offset % lanes == lane }).map(\.element) {
+                        let document = bytes + padding
+                        let redis = try await Self.outcome(of: document, parser: nil, client: client)
+                        let worker = try await Self.outcome(of: document, parser: workerParser, client: client)
+                        if redis != worker { differences.append("\(name):\n  Redis  \(redis)\n  worker \(worker)") }
+                    }
+                    return differences
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
         }
         #expect(differences.isEmpty, "\(differences.count) of \(documents.count):\n\(differences.joined(separator: "\n"))")
         #expect(documents.count > 100)
@@ -60,7 +72,7 @@ import TestSupport
         let queue = try JobQueue(client: client, name: TestEnvironment.uniqueName("bigdiff"), configuration: configuration)
         try await queue.pause()
         // Binary-safe whatever the bytes: sent as hex, unpacked by Lua.
-        let hex = document.map { String(format: "%02x", $0) }.joined()
+        let hex = document.hexString
         try await client.send([
             "EVAL", "return redis.call('RPUSH', KEYS[1], (ARGV[1]:gsub('..', function(h) return string.char(tonumber(h, 16)) end)))",
             "1", queue.keys.intake, hex,

@@ -8,16 +8,17 @@ import TestSupport
 @Suite(.serialized)
 struct LeaseKeepingUnderLoadTests {
     @Test func aWorkerSaturatedByItsOwnImageWorkKeepsEveryLease() async throws {
-        // Given a 12-megapixel JPEG served under 24 URLs (a query string
-        // each: 24 jobs, no coalescing) and a small one under 360, all to be
-        // blurred and re-encoded: heavy jobs that keep the CPU busy, and
-        // light ones finishing several times a second meanwhile…
+        // Given a 4-megapixel JPEG served under 24 URLs (a query string
+        // each: 24 jobs, no coalescing) and a small one under 168, all to be
+        // blurred and re-encoded: heavy jobs that keep every core busy for
+        // several lease durations, and light ones finishing several times a
+        // second meanwhile…
         let queue = try QueueProbe()
         let cache = try TestEnvironment.temporaryDirectory("cache")
         defer { try? FileManager.default.removeItem(at: cache) }
-        let large = try await Origin.makeImages("lease-load-large", count: 1, width: 4000, height: 3000)[0]
+        let large = try await Origin.makeImages("lease-load-large", count: 1, width: 2400, height: 1800)[0]
         let small = try await Origin.makeImages("lease-load-small", count: 1, width: 320, height: 240)[0]
-        let urls = try (0..<384).map { index in
+        let urls = try (0..<192).map { index in
             let image = index % 8 == 0 ? large : small
             return try #require(URL(string: image.url.absoluteString + "?n=\(index)"))
         }
