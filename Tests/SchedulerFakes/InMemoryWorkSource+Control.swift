@@ -21,8 +21,16 @@ extension InMemoryWorkSource {
     public var pendingControlSteps: [ControlDocumentStep] { state.withLock { $0.controlSteps } }
 
     /// See `WorkSource`: the number of messages sent so far.
+    ///
+    /// The answer is as of the end of a round trip, which the fake stands
+    /// for with a few turns of the executor: what else the worker does in
+    /// the meantime (a claim) comes first.
     public func latestControlPosition() async throws(SchedulerError) -> String {
-        String(state.withLock { $0.controlMessages.count })
+        for _ in 0..<200 { await Task.yield() }
+        return state.withLock { state in
+            controlPositionReads.record(claims.calls.count)
+            return String(state.controlMessages.count)
+        }
     }
 
     /// See `WorkSource`.

@@ -83,6 +83,9 @@ public final class InMemoryWorkSource: WorkSource {
     public let events = CallLog<PublishedEvent>()
     /// The ids of the jobs each lease renewal renewed.
     public let renewals = CallLog<[String]>()
+    /// Each time the worker took the control stream's position: how many
+    /// claims it had made by then.
+    public let controlPositionReads = CallLog<Int>()
     /// Every step of a control document applied (idle ones left out).
     public let appliedSteps = CallLog<ControlDocumentStep>()
     /// Every heartbeat.

@@ -24,6 +24,26 @@ import Testing
         #expect(worker.source.releases.calls.isEmpty)
     }
 
+    @Test func theControlStreamIsFollowedFromBeforeTheFirstClaim() async throws {
+        // Given a job queued before the worker starts (its claim loop and its
+        // control reader start side by side)
+        let source = InMemoryWorkSource(), loader = FakeDataLoader()
+        let url = URL(string: "http://127.0.0.1:9/fake/early.png")!
+        loader.serve(url, body: FakeImages.body("early"))
+        loader.hold(url)
+        let id = source.add(url: url.absoluteString)
+        let worker = try WorkerHarness(source: source, loader: loader)
+        await worker.loader.loads.wait { $0 == url }
+
+        // Then the control stream's position was taken before that claim, so
+        // a cancellation sent now reaches the job
+        #expect(source.controlPositionReads.calls.first == 0, "\(source.controlPositionReads.calls)")
+        worker.source.send(.cancel(jobID: id))
+        await worker.waitForEnds(of: id)
+        try await worker.stop()
+        #expect(worker.ends(of: id).map(\.outcome) == [.cancelled])
+    }
+
     @Test func aCancelMessageForAnotherJobChangesNothing() async throws {
         let worker = try WorkerHarness()
         let url = worker.image("kept")

@@ -28,14 +28,17 @@ final class WorkerHarness: Sendable {
     /// Starts a worker.
     /// - Parameters:
     ///   - source: the queue (a short `leaseDuration` for renewals and beats to come soon).
+    ///   - loader: the pipeline's loader (one prepared before the worker starts,
+    ///     for jobs queued before it starts).
     ///   - configure: changes to the worker's configuration (concurrency, grace period).
     ///   - configurePipeline: changes to the pipeline's (its own download retries).
     init(
         source: InMemoryWorkSource = InMemoryWorkSource(),
+        loader: FakeDataLoader = FakeDataLoader(),
         configure: (inout Worker.Configuration) -> Void = { _ in },
         configurePipeline: (inout ImagePipeline.Configuration) -> Void = { _ in }
     ) throws {
-        let loader = FakeDataLoader(), cache = InMemoryDataCache(), logs = CallLog<String>()
+        let cache = InMemoryDataCache(), logs = CallLog<String>()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("warmer-worker-\(UUID().uuidString)")
         var pipelineConfiguration = ImagePipeline.Configuration(dataLoader: loader, dataCache: cache)
         pipelineConfiguration.retryPolicy.maximumAttempts = 1

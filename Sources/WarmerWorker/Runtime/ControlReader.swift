@@ -19,6 +19,10 @@ struct ControlReader: Service {
     let state: WorkerState
     /// The longest blocking read.
     let idleWait: Duration
+    /// Where to start reading: the stream's position taken before the first
+    /// claim, so a message about a job this worker claimed always reaches it
+    /// (nil: the position when the reader starts).
+    var startPosition: String?
     let logger: Logger
 
     func run() async {
@@ -28,7 +32,7 @@ struct ControlReader: Service {
     }
 
     private func follow() async {
-        var position: String?
+        var position = startPosition
         var backoff = Backoff()
         while !Task.isCancelled {
             state.recordTurn(of: .control)

@@ -125,6 +125,12 @@ package struct Worker: Sendable {
             onCancelled: { ids in _ = await running.cancel(ids) }
         )
         let allowances = LoopAllowances(leases: source.leaseDuration)
+        // The services start side by side: a claim can come before the
+        // control reader's first read. Taken now, its position precedes every
+        // job this worker claims, so no cancellation sent after a claim is
+        // missed. (Should Redis not answer, the reader takes it when it can;
+        // the lease renewals still find such a job cancelled.)
+        let controlStart = try? await source.latestControlPosition()
         var services: [any Service] = []
         let notifier = SystemdNotifier()
         if notifier.isEnabled {
@@ -136,7 +142,8 @@ package struct Worker: Sendable {
         }
         services += [
             leaseKeeper,
-            ControlReader(source: source, running: running, state: state, idleWait: configuration.idleWait, logger: logger),
+            ControlReader(source: source, running: running, state: state, idleWait: configuration.idleWait,
+                          startPosition: controlStart, logger: logger),
             ControlDocumentApplier(source: source, state: state, idleWait: configuration.idleWait, logger: logger),
             makeHeartbeat(running),
         ]
