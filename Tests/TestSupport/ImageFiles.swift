@@ -33,24 +33,37 @@ public final class ImageFiles: Sendable {
     ) throws -> Data {
         let name = UUID().uuidString.prefix(8)
         func step(_ label: String) -> String { directory.appendingPathComponent(".\(name)-\(label).v").path }
-        var source = step("noise")
-        try Origin.run("vips", ["gaussnoise", source, String(width), String(height), "--sigma", "60", "--mean", "128"])
-        if !grey {
-            try Origin.run("vips", ["colourspace", source, step("srgb"), "srgb"])
-            source = step("srgb")
-        }
-        try Origin.run("vips", ["cast", source, step("uchar"), "uchar"])
-        source = step("uchar")
-        if alpha {
-            try Origin.run("vips", ["bandjoin_const", source, step("alpha"), "255"])
-            source = step("alpha")
-        }
-        if let colourspace {
-            try Origin.run("vips", ["colourspace", source, step("converted"), colourspace])
-            source = step("converted")
-        }
         let file = directory.appendingPathComponent("\(name).\(format)")
-        try Origin.run("vips", ["copy", source, file.path + saveOptions])
+        // What follows the noise, each step writing a file the next reads;
+        // the last one writes the image itself.
+        var steps: [(operation: String, arguments: [String])] = []
+        if alpha { steps.append(("bandjoin_const", ["255"])) }
+        if let colourspace { steps.append(("colourspace", [colourspace])) }
+        func output(ofStep index: Int) -> String {
+            index == steps.count - 1 ? file.path + saveOptions : step("\(index)")
+        }
+        var source: String
+        let canvas = grey ? NoiseCanvas.grey : NoiseCanvas.colour
+        let noiseOutput = steps.isEmpty ? file.path + saveOptions : step("noise")
+        if let cut = try NoiseCanvas.cut(from: canvas, width: width, height: height, into: noiseOutput) {
+            try Origin.run("vips", cut)
+            source = noiseOutput
+        } else {
+            // Larger than the canvases: noise of its own.
+            source = step("float")
+            try Origin.run("vips", ["gaussnoise", source, String(width), String(height), "--sigma", "60", "--mean", "128"])
+            if !grey {
+                try Origin.run("vips", ["colourspace", source, step("srgb"), "srgb"])
+                source = step("srgb")
+            }
+            try Origin.run("vips", ["cast", source, noiseOutput, "uchar"])
+            source = noiseOutput
+        }
+        for (index, transform) in steps.enumerated() {
+            let output = output(ofStep: index)
+            try Origin.run("vips", [transform.operation, source, output] + transform.arguments)
+            source = output
+        }
         return try Data(contentsOf: file)
     }
 

@@ -9,7 +9,7 @@ public enum Origin {
     }
 
     /// Generates a real image with the `vips` command into the origin's folder
-    /// and returns its file. Noise content keeps files large (about 0.7 bytes
+    /// (grey noise, cut from a `NoiseCanvas`) and returns its file. Noise content keeps files large (about 0.7 bytes
     /// per pixel as JPEG), so `/slow/` downloads take a while: nginx sends the
     /// first ~100 KB at once, then 100 KB a second.
     @discardableResult
@@ -18,11 +18,15 @@ public enum Origin {
     ) throws -> URL {
         let root = try TestEnvironment.originRoot()
         let file = root.appendingPathComponent("\(name).\(format.rawValue)")
+        let output = file.path + (format == .jpeg ? "[Q=90]" : "")
+        if let cut = try NoiseCanvas.cut(from: NoiseCanvas.grey, width: width, height: height, into: output) {
+            try run("vips", cut)
+            return file
+        }
         let noise = root.appendingPathComponent(".\(name)-noise.v")
         defer { try? FileManager.default.removeItem(at: noise) }
         try run("vips", ["gaussnoise", noise.path, String(width), String(height), "--sigma", "60", "--mean", "128"])
-        let options = format == .jpeg ? "[Q=90]" : ""
-        try run("vips", ["copy", noise.path, file.path + options])
+        try run("vips", ["copy", noise.path, output])
         return file
     }
 
