@@ -40,7 +40,10 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         if isIPv4 { return bytes.map(String.init).joined(separator: ".") }
         return stride(from: 0, to: 16, by: 2)
-            .map { String(UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]), radix: 16) }
+            .map { index in
+                let group: UInt16 = UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
+                return String(group, radix: 16)
+            }
             .joined(separator: ":")
     }
 

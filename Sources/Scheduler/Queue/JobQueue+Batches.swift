@@ -28,11 +28,13 @@ extension JobQueue {
             offset += entries.count / 2
             // Batches created in the cursor's millisecond come in reverse id
             // order: those from the cursor's id up were on earlier pages.
-            let fresh = stride(from: 0, to: entries.count - 1, by: 2).map { (id: entries[$0], score: entries[$0 + 1]) }
-                .filter { entry in
-                    guard let after, Int64(entry.score) == after.score else { return true }
-                    return entry.id < after.id
-                }
+            let listed: [(id: String, score: String)] = stride(from: 0, to: entries.count - 1, by: 2).map {
+                (id: entries[$0], score: entries[$0 + 1])
+            }
+            let fresh = listed.filter { entry in
+                guard let after, Int64(entry.score) == after.score else { return true }
+                return entry.id < after.id
+            }
             budget -= fresh.count
             let replies = try await pipeline(fresh.map { ["HGETALL", keys.batch($0.id)] })
             for (entry, reply) in zip(fresh, replies) {

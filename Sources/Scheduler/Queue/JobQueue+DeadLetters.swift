@@ -7,7 +7,7 @@ extension JobQueue {
     public func deadLetters(limit: Int = 100) async throws(SchedulerError) -> [DeadLetter] {
         let ids = try await send(["ZREVRANGE", keys.dead, "0", String(max(0, limit - 1)), "WITHSCORES"]).array.compactMap(\.string)
         guard !ids.isEmpty else { return [] }
-        let pairs = stride(from: 0, to: ids.count - 1, by: 2).map { (ids[$0], Int64(ids[$0 + 1]) ?? 0) }
+        let pairs: [(String, Int64)] = stride(from: 0, to: ids.count - 1, by: 2).map { (ids[$0], Int64(ids[$0 + 1]) ?? 0) }
         let replies: [RedisReply]
         do {
             replies = try await client.pipeline(pairs.map { ["HGETALL", keys.job($0.0)] })
