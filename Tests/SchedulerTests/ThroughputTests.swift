@@ -35,9 +35,13 @@ struct ThroughputTests {
         // Then the 900 seconds up to now count exactly those ends
         let points = throughput.points
         #expect(points.count == 900)
-        #expect(points.map(\.completed).reduce(0, +) == 6)
-        #expect(points.map(\.failed).reduce(0, +) == 3)
-        #expect(points.map(\.bytes).reduce(0, +) == Int64((0..<6).map { 1_000 + $0 }.reduce(0, +)))
+        let completed: Int = points.map(\.completed).reduce(0, +)
+        let failed: Int = points.map(\.failed).reduce(0, +)
+        let bytes: Int64 = points.map(\.bytes).reduce(0, +)
+        let completedBytes: Int = (0..<6).map { 1_000 + $0 }.reduce(0, +)
+        #expect(completed == 6)
+        #expect(failed == 3)
+        #expect(bytes == Int64(completedBytes))
         // oldest first, one point per second, ending with the current one
         #expect(zip(points, points.dropFirst()).allSatisfy { $1.second == $0.second + 1 })
         let last = try #require(points.last)
@@ -61,10 +65,15 @@ struct ThroughputTests {
         #expect(head == "\(past) 3 1 300")
         let points = try await queue.throughput(seconds: 10).points
         #expect(points.count == 10)
-        #expect(points.first { $0.second == past } == QueueThroughput.Point(second: past, completed: 3, failed: 1, bytes: 300))
-        #expect(points.filter { $0.second > past }.map(\.completed).reduce(0, +) == 1)
-        #expect(points.filter { $0.second > past }.map(\.bytes).reduce(0, +) == 7)
-        #expect(points.filter { $0.second != past && $0.completed == 0 }.count == 8)
+        let pastPoint = points.first { $0.second == past }
+        #expect(pastPoint == QueueThroughput.Point(second: past, completed: 3, failed: 1, bytes: 300))
+        let later: [QueueThroughput.Point] = points.filter { $0.second > past }
+        let laterCompleted: Int = later.map(\.completed).reduce(0, +)
+        let laterBytes: Int64 = later.map(\.bytes).reduce(0, +)
+        #expect(laterCompleted == 1)
+        #expect(laterBytes == 7)
+        let emptyOthers: [QueueThroughput.Point] = points.filter { $0.second != past && $0.completed == 0 }
+        #expect(emptyOthers.count == 8)
     }
 
     @Test func theListOfFinishedSecondsKeepsTheNewest900() async throws {
@@ -88,7 +97,8 @@ struct ThroughputTests {
         let points = try await queue.throughput(seconds: 900).points
         #expect(points.count == 900)
         #expect(points.filter { $0.second <= now - 1 }.allSatisfy { $0.completed >= 1 })
-        #expect(points.map(\.failed).reduce(0, +) == 1)
+        let failed: Int = points.map(\.failed).reduce(0, +)
+        #expect(failed == 1)
     }
 
     @Test func secondsOutsideOneTo900AreClamped() async throws {

@@ -50,11 +50,15 @@ struct WorkerRegistryTests {
         try await WorkerRegistry(queue: queue).beat(worker, load: WorkerLoad(busySlots: 2, runningJobIDs: ["5", "12"]), startedAt: nil)
         // Then the hash holds strings under the documented key, and the id is in the workers set
         let fields = try await queue.client.send(["HGETALL", "warmer:{\(queue.keys.name)}:worker:\(worker.id)"]).fieldDictionary
-        #expect(Set(fields.keys) == ["id", "host", "pid", "version", "concurrency", "busy", "jobs", "startedAt",
-                                     "heartbeatAt", "expiresAt", "lease"])
-        #expect(fields["jobs"] == "5,12" && fields["busy"] == "2" && fields["pid"] == "5" && fields["lease"] == "30000")
+        let documented: Set<String> = ["id", "host", "pid", "version", "concurrency", "busy", "jobs", "startedAt",
+                                       "heartbeatAt", "expiresAt", "lease"]
+        #expect(Set(fields.keys) == documented)
+        #expect(fields["jobs"] == "5,12" && fields["busy"] == "2")
+        #expect(fields["pid"] == "5" && fields["lease"] == "30000")
         let score = try await queue.client.send(["ZSCORE", "warmer:{\(queue.keys.name)}:workers", worker.id]).string
-        #expect(score.flatMap(Double.init).map { Int($0) } == fields["expiresAt"].flatMap(Int.init))
+        let scored: Int? = score.flatMap { Double($0) }.map { Int($0) }
+        let expiresAt: Int? = fields["expiresAt"].flatMap { Int($0) }
+        #expect(scored == expiresAt)
         // …and it expires with the lease
         let ttl = try #require(try await queue.client.send(["PTTL", queue.keys.worker(worker.id)]).integer)
         #expect(ttl > 0 && ttl <= 30_000)

@@ -43,7 +43,8 @@ struct FairQueueingTests {
         _ = try await queue.enqueue(urls: urls(20, "b"), batchID: "b")
         for _ in 0..<10 { try await fleet.step() }
         // (b's turn comes at a's virtual time: the tie goes to the name first in order)
-        #expect(fleet.claimedBatches == ["a"] + Array(repeating: ["a", "b"], count: 5).flatMap { $0 })
+        let alternating: [String] = Array(repeating: ["a", "b"], count: 5).flatMap { $0 }
+        #expect(fleet.claimedBatches == ["a"] + alternating)
     }
 
     @Test func aBatchQueuedBeforeTheFirstClaimWaitsAtMostTheBurstBehindAnOlderOne() async throws {
