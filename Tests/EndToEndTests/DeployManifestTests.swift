@@ -66,19 +66,21 @@ import TestSupport
         let deployment = try DeployFiles.object(kind: "Deployment", name: "warmer-worker")
         let spec = try #require(deployment.value("spec.template.spec") as? [String: Any])
         let container = try #require(spec.objects("containers").first)
-        let arguments = (container.list("command") + container.list("args")).map { DeployFiles.scalar($0) }
-        let environment = Dictionary(container.objects("env").compactMap { entry in
+        let arguments: [String] = (container.list("command") + container.list("args")).map { DeployFiles.scalar($0) }
+        let variables: [(String, String?)] = container.objects("env").compactMap { entry in
             entry.string("name").map { ($0, entry.string("value")) }
-        }, uniquingKeysWith: { first, _ in first })
+        }
+        let environment: [String: String?] = Dictionary(variables, uniquingKeysWith: { first, _ in first })
 
         // The port the worker is told to serve, and the one the container declares…
-        let served = DeployFiles.value(of: "--http-port", in: arguments) ?? environment["WARMER_HTTP_PORT"] ?? nil
-        let port = try #require(served.flatMap(Int.init), "the worker needs --http-port or WARMER_HTTP_PORT: \(arguments)")
-        #expect(DeployFiles.value(of: "--http-host", in: arguments) ?? environment["WARMER_HTTP_HOST"] ?? nil == "0.0.0.0",
-                "in a pod the server must listen beyond loopback")
-        let ports = Dictionary(container.objects("ports").compactMap { entry in
-            entry.string("name").flatMap { name in entry.string("containerPort").flatMap(Int.init).map { (name, $0) } }
-        }, uniquingKeysWith: { first, _ in first })
+        let served: String? = DeployFiles.value(of: "--http-port", in: arguments) ?? environment["WARMER_HTTP_PORT"] ?? nil
+        let port = try #require(served.flatMap { Int($0) }, "the worker needs --http-port or WARMER_HTTP_PORT: \(arguments)")
+        let host: String? = DeployFiles.value(of: "--http-host", in: arguments) ?? environment["WARMER_HTTP_HOST"] ?? nil
+        #expect(host == "0.0.0.0", "in a pod the server must listen beyond loopback")
+        let declared: [(String, Int)] = container.objects("ports").compactMap { entry in
+            entry.string("name").flatMap { name in entry.string("containerPort").flatMap { Int($0) }.map { (name, $0) } }
+        }
+        let ports: [String: Int] = Dictionary(declared, uniquingKeysWith: { first, _ in first })
         #expect(ports["http"] == port, "container port \(ports) vs --http-port \(port)")
         func resolve(_ value: String?) -> Int? { value.flatMap { Int($0) ?? ports[$0] } }
 
@@ -101,9 +103,10 @@ import TestSupport
         func mebibytes(_ path: String) -> Int? {
             container.string(path).flatMap { $0.hasSuffix("Mi") ? Int($0.dropLast(2)) : nil }
         }
-        let concurrency = try #require((environment["WARMER_CONCURRENCY"] ?? nil).flatMap(Int.init))
-        let budget = try #require((environment["WARMER_MEMORY_BUDGET"] ?? nil).flatMap(Int.init))
-        let imageThreads = try #require((environment["WARMER_IMAGE_THREADS"] ?? nil).flatMap(Int.init))
+        func number(_ name: String) -> Int? { (environment[name] ?? nil).flatMap { Int($0) } }
+        let concurrency = try #require(number("WARMER_CONCURRENCY"))
+        let budget = try #require(number("WARMER_MEMORY_BUDGET"))
+        let imageThreads = try #require(number("WARMER_IMAGE_THREADS"))
         let request = try #require(mebibytes("resources.requests.memory"), "memory request in Mi")
         let limit = try #require(mebibytes("resources.limits.memory"), "memory limit in Mi")
         let working = 88 + 3 * concurrency

@@ -115,7 +115,7 @@ import WarmerSupport
         func urls(_ count: Int) -> String {
             (0..<count).map { "\"https://images.example/\($0).jpg\"" }.joined(separator: ",")
         }
-        return [
+        let texts: [(String, String)] = [
             ("10000-urls", #"{"v":1,"urls":[\#(urls(10_000))]}"#),
             ("10001-urls", #"{"v":1,"urls":[\#(urls(10_001))]}"#),
             ("10000-urls-total", #"{"v":1,"batch":"parts","total":20000,"group":"g","timeout":30,"urls":[\#(urls(10_000))]}"#),
@@ -124,9 +124,10 @@ import WarmerSupport
             ("not-a-string", #"{"v":1,"batch":"named","urls":[\#(urls(500)),1]}"#),
             ("unicode", #"{"v":1,"batch":"u","urls":["https://images.example/é\u00e9\ud83d\ude00.jpg",\#(urls(500))]}"#),
             ("invalid-utf8", #"{"v":1,"batch":"raw","urls":["https://images.example/\#u{FFFD}.jpg",\#(urls(500))]}"#),
-        ].map { ($0.0, Array($0.1.utf8)) } + [
-            ("invalid-byte", Array(#"{"v":1,"batch":"raw","urls":["https://images.example/"#.utf8) + [0xFF]
-                + Array(#".jpg",\#(urls(500))]}"#.utf8)),
         ]
+        var invalidByte: [UInt8] = Array(#"{"v":1,"batch":"raw","urls":["https://images.example/"#.utf8)
+        invalidByte.append(0xFF)
+        invalidByte.append(contentsOf: #".jpg",\#(urls(500))]}"#.utf8)
+        return texts.map { name, text in (name, Array(text.utf8)) } + [("invalid-byte", invalidByte)]
     }
 }

@@ -22,9 +22,13 @@ import TestSupport
     }
 
     /// Every numeric setting of the catalogue, with a command that reads it.
-    static let numericSettings: [(setting: SettingInfo, command: SettingCommand)] = Settings.all.map(\.info)
-        .filter { $0.kind == .wholeNumber || $0.kind == .number }
-        .compactMap { info in info.commands.sorted { $0.rawValue < $1.rawValue }.first.map { (info, $0) } }
+    static let numericSettings: [(setting: SettingInfo, command: SettingCommand)] = {
+        let numeric: [SettingInfo] = Settings.all.map(\.info).filter { $0.kind == .wholeNumber || $0.kind == .number }
+        return numeric.compactMap { info in
+            let first: SettingCommand? = info.commands.sorted { $0.rawValue < $1.rawValue }.first
+            return first.map { (setting: info, command: $0) }
+        }
+    }()
 
     @Test func everyNumericSettingRefusesANegativeNumberWithItsRangeWhicheverWayItIsWritten() async throws {
         #expect(Self.numericSettings.count >= 20, "the catalogue's numeric settings: \(Self.numericSettings.map(\.setting.name))")

@@ -63,9 +63,11 @@ struct QueueCommandTests {
         // Then each shows its id, error and subject
         #expect(list.status == 0 && list.outputLines.count == 2, "\(list)")
         #expect(list.standardOutput.contains("malformed_document\tdocument {broken"), "\(list)")
-        #expect(list.standardOutput.contains("http_404\t" + (try Origin.url(path: "gone.jpg").absoluteString)), "\(list)")
+        let gone = try Origin.url(path: "gone.jpg").absoluteString
+        #expect(list.standardOutput.contains("http_404\t\(gone)"), "\(list)")
         // When the failed job is retried by id, it is queued again
-        let jobID = try #require(list.outputLines.first { $0.contains("http_404") }?.split(separator: "\t").first.map(String.init))
+        let failedLine: String? = list.outputLines.first { $0.contains("http_404") }
+        let jobID = try #require(failedLine?.split(separator: "\t").first.map { String($0) })
         let retry = try await warmer(["dead", "retry"] + queue.redisArguments + [jobID])
         #expect(retry.status == 0 && retry.standardOutput.contains("retried 1"), "\(retry)")
         #expect(try await queue.queue.queuedCount() == 1)

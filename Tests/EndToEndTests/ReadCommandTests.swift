@@ -66,9 +66,13 @@ struct ReadCommandTests {
         // Then a header and one line per batch, newest first
         #expect(table.status == 0, "\(table)")
         let lines = table.outputLines
-        #expect(lines.first?.split(separator: " ", omittingEmptySubsequences: true).map(String.init) ==
-            ["ID", "CREATED", "PRIORITY", "DESTINATION", "TOTAL", "COMPLETED", "FAILED", "CANCELLED", "DEAD", "PENDING", "FINISHED"])
-        #expect(lines.dropFirst().compactMap { $0.split(separator: " ").first.map(String.init) } == newestFirst, "\(table)")
+        let titles: [String]? = lines.first?.split(separator: " ", omittingEmptySubsequences: true).map { String($0) }
+        let expectedTitles: [String] = [
+            "ID", "CREATED", "PRIORITY", "DESTINATION", "TOTAL", "COMPLETED", "FAILED", "CANCELLED", "DEAD", "PENDING", "FINISHED",
+        ]
+        #expect(titles == expectedTitles)
+        let rowIDs: [String] = lines.dropFirst().compactMap { line in line.split(separator: " ").first.map { String($0) } }
+        #expect(rowIDs == newestFirst, "\(table)")
         #expect(lines.dropFirst().allSatisfy { $0.contains("normal") && $0.contains("disk") && $0.hasSuffix("no") }, "\(table)")
     }
 

@@ -57,7 +57,7 @@ struct RedisClusterTests {
             // …and `dead list` there shows the failed job
             let dead = try await warmer(["dead", "list"] + queue.redisArguments)
             #expect(dead.status == 0 && dead.outputLines.count == 1, "\(dead)")
-            #expect(dead.standardOutput.contains("http_404\t" + missing.absoluteString), "\(dead)")
+            #expect(dead.standardOutput.contains("http_404\t\(missing.absoluteString)"), "\(dead)")
         }
     }
 

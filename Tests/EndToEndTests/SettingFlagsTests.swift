@@ -42,7 +42,8 @@ import TestSupport
         func collect(_ command: DumpedHelp.Command, path: [String]) {
             let name = path.joined(separator: " ")
             if SettingCommand(rawValue: name) != nil {
-                commands[name] = Set((command.arguments ?? []).flatMap { $0.names ?? [] }.filter { $0.kind == "long" }.map(\.name))
+                let names: [DumpedHelp.Name] = (command.arguments ?? []).flatMap { $0.names ?? [] }
+                commands[name] = Set(names.filter { $0.kind == "long" }.map(\.name))
             }
             for subcommand in command.subcommands ?? [] { collect(subcommand, path: path + [subcommand.commandName]) }
         }

@@ -58,8 +58,9 @@ struct WorkerListingTests {
             // …the table has a header and one line per worker
             let table = try await warmer(["workers"] + queue.redisArguments)
             #expect(table.status == 0 && table.outputLines.count == 3, "\(table)")
-            #expect(table.outputLines.first?.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
-                    == ["ID", "HOST", "PID", "VERSION", "STARTED", "CONCURRENCY", "BUSY", "HEARTBEAT", "JOBS"], "\(table)")
+            let titles: [String]? = table.outputLines.first?.split(separator: " ", omittingEmptySubsequences: true).map { String($0) }
+            let expectedTitles: [String] = ["ID", "HOST", "PID", "VERSION", "STARTED", "CONCURRENCY", "BUSY", "HEARTBEAT", "JOBS"]
+            #expect(titles == expectedTitles, "\(table)")
             for worker in listed {
                 #expect(table.outputLines.contains { $0.hasPrefix(worker.id + " ") && $0.contains(" \(worker.pid) ") }, "\(table)")
             }
