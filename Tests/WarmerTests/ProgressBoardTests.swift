@@ -42,8 +42,10 @@ import Testing
             }
         }
         // …every line is as long (the bars start and end at the same place)
-        #expect(Set(table.map(\.count)).count == 1, "\(table.joined(separator: "\n"))")
-        #expect(Set(table.dropFirst().map { Array($0).firstIndex(of: "[") }).count == 1)
+        let widths: Set<Int> = Set(table.map(\.count))
+        #expect(widths.count == 1, "\(table.joined(separator: "\n"))")
+        let barStarts: Set<Int?> = Set(table.dropFirst().map { (row: String) -> Int? in Array(row).firstIndex(of: "[") })
+        #expect(barStarts.count == 1)
         // …and the rows read as expected
         #expect(table[1].contains("300/1000") && table[1].hasSuffix("14/s   50s"), "\(table[1])")
         #expect(table[2].contains("7/7") && table[2].hasSuffix("—  done"), "\(table[2])")
@@ -63,9 +65,11 @@ import Testing
         // Then no line is wider than the terminal (a wrapped line breaks the
         // redraw), the columns still line up, and the id keeps its two ends
         #expect(lines.allSatisfy { $0.count <= 80 }, "\(lines.joined(separator: "\n"))")
-        #expect(Set(lines.dropFirst().map(\.count)).count == 1, "\(lines.joined(separator: "\n"))")
+        let widths: Set<Int> = Set(lines.dropFirst().map(\.count))
+        #expect(widths.count == 1, "\(lines.joined(separator: "\n"))")
         let shown = String(lines[2].prefix { $0 != " " })
-        #expect(shown.hasPrefix("0123") && shown.hasSuffix("cdef") && shown.contains("…") && shown.count < id.count, "\(shown)")
+        #expect(shown.hasPrefix("0123") && shown.hasSuffix("cdef"), "\(shown)")
+        #expect(shown.contains("…") && shown.count < id.count, "\(shown)")
         #expect(lines[2].hasSuffix("2.0/s    3s"), "\(lines[2])")
     }
 
