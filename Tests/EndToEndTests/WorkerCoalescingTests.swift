@@ -84,8 +84,9 @@ struct WorkerCoalescingTests {
             }
             #expect(allLogged, "some images were never requested")
             try await Task.sleep(for: .milliseconds(500))
-            let counts = try Dictionary(uniqueKeysWithValues: paths.map { ($0, try Origin.requestCount(path: $0)) })
-            #expect(counts.values.reduce(0, +) == 60, "\(counts.filter { $0.value != 1 })")
+            let counts: [String: Int] = try Dictionary(uniqueKeysWithValues: paths.map { ($0, try Origin.requestCount(path: $0)) })
+            let requests: Int = counts.values.reduce(0, +)
+            #expect(requests == 60, "\(counts.filter { $0.value != 1 })")
             #expect(counts.values.allSatisfy { $0 == 1 }, "requested more than once: \(counts.filter { $0.value != 1 })")
 
             // …and the cached files are the origin's
