@@ -58,18 +58,17 @@ struct RetryAndStallTests {
     }
 
     @Test func aJobWhoseLeaseKeepsExpiringIsDeadLetteredAsStalled() async throws {
-        // Given a job may stall once, with 200 ms leases
-        let queue = try makeQueue {
-            $0.leaseDuration = .milliseconds(200)
-            $0.maximumStalls = 1
-        }
+        // Given a job may stall once
+        let queue = try makeQueue { $0.maximumStalls = 1 }
         let batch = try await queue.enqueue(urls: urls(1))
-        // When two workers in turn claim it and die
-        _ = try #require(try await queue.claim(upTo: 1, worker: "dies-1").first)
-        try await Task.sleep(for: .milliseconds(300))
+        // When two workers in turn claim it and die (each lease's deadline
+        // put in the past by hand: no wait, and nothing a loaded machine's
+        // pauses could make expire early)
+        let first = try #require(try await queue.claim(upTo: 1, worker: "dies-1").first)
+        try await expireLease(of: first, in: queue)
         let again = try #require(try await queue.claim(upTo: 1, worker: "dies-2").first)
         #expect(again.attempt == 2)
-        try await Task.sleep(for: .milliseconds(300))
+        try await expireLease(of: again, in: queue)
         // Then the next sweep dead-letters it instead of handing it out a third time
         #expect(try await queue.claim(upTo: 1, worker: "alive").isEmpty)
         let status = try await queue.status(ofBatch: batch)
@@ -81,10 +80,10 @@ struct RetryAndStallTests {
 
     @Test func aLeaseRenewalRecoversExpiredLeasesOfOtherWorkers() async throws {
         // Given a crashed worker's job, its lease expired
-        let queue = try makeQueue { $0.leaseDuration = .milliseconds(200) }
+        let queue = try makeQueue()
         _ = try await queue.enqueue(urls: urls(1))
-        _ = try #require(try await queue.claim(upTo: 1, worker: "crashed").first)
-        try await Task.sleep(for: .milliseconds(300))
+        let job = try #require(try await queue.claim(upTo: 1, worker: "crashed").first)
+        try await expireLease(of: job, in: queue)
         #expect(try await queue.queuedCount() == 0)
         // When a busy worker (which never claims) renews its own leases
         _ = try await queue.renewLeases(of: [])
@@ -102,5 +101,10 @@ struct RetryAndStallTests {
         #expect(policy.delay(afterAttempt: 4) == nil)
         policy.maximumAttempts = 40
         #expect(policy.delay(afterAttempt: 30, random: { $0.upperBound }) == policy.maximumDelay)
+    }
+
+    /// Puts the deadline of `job`'s lease in the past, as if it had run out.
+    private func expireLease(of job: Job, in queue: JobQueue) async throws {
+        try await queue.client.send(["ZADD", queue.keys.leases, "XX", "1", job.id])
     }
 }
