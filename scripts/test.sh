@@ -2,9 +2,9 @@
 # Build and run the whole test suite against real local services.
 #
 #   scripts/test.sh                   # everything (what `make test` and CI run)
-#   scripts/test.sh --filter Redis    # extra arguments go to `swift test` (no fuzzing then)
+#   scripts/test.sh --filter Redis    # extra arguments go to the tests, as to `swift test` (no fuzzing then)
 #
-# Before `swift test` it starts, on random loopback ports:
+# After `swift build --build-tests`, it starts, on random loopback ports:
 #   - a Redis server (empty, no persistence),
 #   - an nginx origin serving a small image corpus, and
 #   - scripts/fault-origin.py serving the same folder, for faults nginx cannot
@@ -56,10 +56,12 @@ scripts/test-python-packages.sh
 # `warmer` processes they start) under that sanitizer, in its own build
 # folder (.build-asan, .build-tsan); see docs/testing.md.
 BUILD=()
+SCRATCH=.build
 case ${WARMER_SANITIZER:-} in
   "") ;;
   address | thread)
-    BUILD=(-Xswiftc "-sanitize=$WARMER_SANITIZER" --scratch-path ".build-${WARMER_SANITIZER:0:1}san")
+    SCRATCH=".build-${WARMER_SANITIZER:0:1}san"
+    BUILD=(-Xswiftc "-sanitize=$WARMER_SANITIZER" --scratch-path "$SCRATCH")
     # libvips and glib are not instrumented: ASan must not stop at their leaks.
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=0:halt_on_error=1}
     # TSan reports every Synchronization.Mutex-guarded access as a race on
@@ -124,18 +126,23 @@ export WARMER_TEST_FAULT_ORIGIN_LOG=$FAULT_ORIGIN_LOG
 width=(--experimental-maximum-parallelization-width "${WARMER_TEST_PARALLELISM:-4}")
 status=0
 : >"$STATE/swift-test.log"
-# (--skip-build: the build above made everything; a second `swift test`
-# build step would only spend ~20 s finding that out, once per run.)
+# The build above made the test binary: it runs as `swift test --skip-build`
+# would run it, with the same arguments, without what `swift test` adds
+# around it: some 10 s of loading the package graph before every run, and a
+# first run of the binary for XCTest, which has no tests here. (NO_COLOR:
+# Swift Testing colours its output even into a pipe.)
+TESTS=$SCRATCH/debug/WarmerPackageTests.xctest
 run_swift_test() {
-  log "swift test --skip-build ${width[*]} $*"
+  log "WarmerPackageTests.xctest ${width[*]} $*"
   local code=0
-  swift test --skip-build "${BUILD[@]}" "${width[@]}" "$@" 2>&1 | tee -a "$STATE/swift-test.log" || code=${PIPESTATUS[0]}
+  NO_COLOR=1 "$TESTS" --testing-library swift-testing "${width[@]}" "$@" 2>&1 | tee -a "$STATE/swift-test.log" \
+    || code=${PIPESTATUS[0]}
   if ((code != 0)); then status=$code; fi
 }
 # Suites that run a whole Redis Cluster (6 redis-servers) with workers
 # through it take the machine for themselves: beside the others, on 2 cores,
 # they starve their timers (workers then miss their grace periods). The
-# whole suite runs them afterwards, alone; with arguments, `swift test`
+# whole suite runs them afterwards, alone; with arguments, the test binary
 # gets exactly those.
 ALONE_SUITES=(RedisClusterTests)
 if (($# == 0)); then
