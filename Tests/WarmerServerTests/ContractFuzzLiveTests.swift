@@ -9,11 +9,16 @@ import TestSupport
 /// valid and invalid requests to every operation of docs/openapi.yaml find
 /// no 5xx and no answer off the contract (status, content type, schema).
 @Suite struct ContractFuzzLiveTests {
+    /// Generated examples per operation in schemathesis's fuzzing phase: 20,
+    /// or fewer for `make test-fast` (WARMER_API_FUZZ_EXAMPLES; its coverage
+    /// phase, the documented edge values, runs whole either way).
+    static let examples = ProcessInfo.processInfo.environment["WARMER_API_FUZZ_EXAMPLES"] ?? "20"
+
     @Test func schemathesisFindsNoServerErrorAndNothingOffTheContract() async throws {
         let fixture = try InProcessServer(redis: true)
         defer { fixture.remove() }
         try await fixture.live { port in
-            let run = try await ScriptRun.bash("scripts/api-fuzz.sh", ["http://localhost:\(port)", "-", "20"],
+            let run = try await ScriptRun.bash("scripts/api-fuzz.sh", ["http://localhost:\(port)", "-", Self.examples],
                                                environment: ["WARMER_API_TOKEN": InProcessServer.adminToken], timeout: .seconds(900))
             #expect(run.status == 0, "schemathesis failed (\(run.status)):\n\(run.output.suffix(8000))")
             // Every operation but the three event streams and GET/HEAD /v1/cache (scripts/api-fuzz.sh says why) was called.
