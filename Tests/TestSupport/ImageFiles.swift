@@ -46,22 +46,22 @@ public final class ImageFiles: Sendable {
         let canvas = grey ? NoiseCanvas.grey : NoiseCanvas.colour
         let noiseOutput = steps.isEmpty ? file.path + saveOptions : step("noise")
         if let cut = try NoiseCanvas.cut(from: canvas, width: width, height: height, into: noiseOutput) {
-            try Origin.run("vips", cut)
+            try VipsCommand.run(cut)
             source = noiseOutput
         } else {
             // Larger than the canvases: noise of its own.
             source = step("float")
-            try Origin.run("vips", ["gaussnoise", source, String(width), String(height), "--sigma", "60", "--mean", "128"])
+            try VipsCommand.run(["gaussnoise", source, String(width), String(height), "--sigma", "60", "--mean", "128"])
             if !grey {
-                try Origin.run("vips", ["colourspace", source, step("srgb"), "srgb"])
+                try VipsCommand.run(["colourspace", source, step("srgb"), "srgb"])
                 source = step("srgb")
             }
-            try Origin.run("vips", ["cast", source, noiseOutput, "uchar"])
+            try VipsCommand.run(["cast", source, noiseOutput, "uchar"])
             source = noiseOutput
         }
         for (index, transform) in steps.enumerated() {
             let output = output(ofStep: index)
-            try Origin.run("vips", [transform.operation, source, output] + transform.arguments)
+            try VipsCommand.run([transform.operation, source, output] + transform.arguments)
             source = output
         }
         return try Data(contentsOf: file)

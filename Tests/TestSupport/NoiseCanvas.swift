@@ -18,9 +18,9 @@ enum NoiseCanvas {
         let noise = try folder.get().appendingPathComponent("noise.v")
         let srgb = try folder.get().appendingPathComponent("srgb.v")
         let file = try folder.get().appendingPathComponent("colour.v")
-        try Origin.run("vips", ["gaussnoise", noise.path, String(side), String(side), "--sigma", "60", "--mean", "128"])
-        try Origin.run("vips", ["colourspace", noise.path, srgb.path, "srgb"])
-        try Origin.run("vips", ["cast", srgb.path, file.path, "uchar"])
+        try VipsCommand.run(["gaussnoise", noise.path, String(side), String(side), "--sigma", "60", "--mean", "128"])
+        try VipsCommand.run(["colourspace", noise.path, srgb.path, "srgb"])
+        try VipsCommand.run(["cast", srgb.path, file.path, "uchar"])
         try? FileManager.default.removeItem(at: noise)
         try? FileManager.default.removeItem(at: srgb)
         return file
@@ -30,8 +30,8 @@ enum NoiseCanvas {
     static let grey: Result<URL, any Error> = Result {
         let noise = try folder.get().appendingPathComponent("grey-noise.v")
         let file = try folder.get().appendingPathComponent("grey.v")
-        try Origin.run("vips", ["gaussnoise", noise.path, String(side), String(side), "--sigma", "60", "--mean", "128"])
-        try Origin.run("vips", ["cast", noise.path, file.path, "uchar"])
+        try VipsCommand.run(["gaussnoise", noise.path, String(side), String(side), "--sigma", "60", "--mean", "128"])
+        try VipsCommand.run(["cast", noise.path, file.path, "uchar"])
         try? FileManager.default.removeItem(at: noise)
         return file
     }

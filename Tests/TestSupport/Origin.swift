@@ -20,13 +20,13 @@ public enum Origin {
         let file = root.appendingPathComponent("\(name).\(format.rawValue)")
         let output = file.path + (format == .jpeg ? "[Q=90]" : "")
         if let cut = try NoiseCanvas.cut(from: NoiseCanvas.grey, width: width, height: height, into: output) {
-            try run("vips", cut)
+            try VipsCommand.run(cut)
             return file
         }
         let noise = root.appendingPathComponent(".\(name)-noise.v")
         defer { try? FileManager.default.removeItem(at: noise) }
-        try run("vips", ["gaussnoise", noise.path, String(width), String(height), "--sigma", "60", "--mean", "128"])
-        try run("vips", ["copy", noise.path, output])
+        try VipsCommand.run(["gaussnoise", noise.path, String(width), String(height), "--sigma", "60", "--mean", "128"])
+        try VipsCommand.run(["copy", noise.path, output])
         return file
     }
 
@@ -79,10 +79,11 @@ public enum Origin {
         }
     }
 
-    /// Runs a command and fails with its standard error when it exits non-zero.
-    static func run(_ command: String, _ arguments: [String]) throws {
-        let process = try ChildProcess("/usr/bin/env", [command] + arguments, standardOutput: .inherited,
-                                       standardError: .pipe)
+    /// Runs a command (in `environment`, else the test process's) and fails
+    /// with its standard error when it exits non-zero.
+    static func run(_ command: String, _ arguments: [String], environment: [String: String]? = nil) throws {
+        let process = try ChildProcess("/usr/bin/env", [command] + arguments, environment: environment,
+                                       standardOutput: .inherited, standardError: .pipe)
         let message = String(decoding: process.standardError?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
         let exit = process.waitUntilExit()
         guard exit.status == 0, exit.exited else {
