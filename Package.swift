@@ -155,7 +155,10 @@ let package = Package(
         .testTarget(name: "WarmerSupportTests", dependencies: ["WarmerSupport", "TestSupport"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),
-        .testTarget(name: "RedisKitTests", dependencies: ["RedisKit", "TestSupport"]),
+        .testTarget(
+            name: "RedisKitTests",
+            dependencies: ["RedisKit", "TestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "DigestKitTests", dependencies: ["DigestKit", "WarmerSupport"]),
         // In-memory fakes of the pipeline's seams (DataLoading, DataCaching,
         // ImageDecoding/Processing/Encoding): the task graph's fast tests.

@@ -1,6 +1,5 @@
 import Foundation
 import Logging
-import Synchronization
 import WarmerSupport
 
 /// A Redis client for async code: connections on threads of their own, with
@@ -120,32 +119,6 @@ public final class RedisClient: Sendable {
         } catch {
             for request in batch { request.continuation.resume(returning: .failure(error)) }
             return error
-        }
-    }
-
-    /// Whether the client's connections reach Redis, shared by its
-    /// threads, so that an outage is logged once when it starts and once
-    /// when it ends, however many connections notice it.
-    private final class ConnectionHealth: Sendable {
-        private let isDown = Atomic(false)
-        private let logger: Logger
-
-        init(logger: Logger) {
-            self.logger = logger
-        }
-
-        /// Records how a round trip ended.
-        func record(_ error: RedisError?) {
-            switch error {
-            case .unreachable(let reason)?, .connection(let reason)?:
-                guard isDown.compareExchange(expected: false, desired: true, ordering: .relaxed).exchanged else { return }
-                logger.warning("Redis connection lost", metadata: ["error": .string(reason)])
-            default:
-                // A reply, even an error reply, means the connection works.
-                guard isDown.load(ordering: .relaxed),
-                      isDown.compareExchange(expected: true, desired: false, ordering: .relaxed).exchanged else { return }
-                logger.info("Redis reconnected")
-            }
         }
     }
 }
