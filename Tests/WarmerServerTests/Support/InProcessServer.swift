@@ -1,10 +1,10 @@
 import Foundation
 import Hummingbird
 import Logging
-import ServiceLifecycle
 import PipelineEngine
 import RedisKit
 import Scheduler
+import ServiceLifecycle
 import TestSupport
 import WarmerWorker
 @testable import WarmerServer
