@@ -29,8 +29,8 @@ struct HeldLog: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
+    func log(event: LogEvent) {
+        let message = event.message
         if message.description == holding {
             shared.state.withLock { $0.held = true }
             shared.gate.wait()

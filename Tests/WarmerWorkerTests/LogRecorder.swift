@@ -15,8 +15,7 @@ struct LogRecorder: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        messages.record(message.description)
+    func log(event: LogEvent) {
+        messages.record(event.message.description)
     }
 }

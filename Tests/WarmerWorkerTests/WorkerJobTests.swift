@@ -94,23 +94,6 @@ import Testing
         #expect(worker.loader.loads.calls.isEmpty)
     }
 
-    @Test func aJobPastItsTimeLimitFailsForGood() async throws {
-        let worker = try WorkerHarness(configure: { $0.jobTimeout = .milliseconds(20) })
-        let url = worker.image("slow")
-        worker.loader.hold(url)
-        let id = worker.add(url)
-        await worker.waitForEnds(of: id)
-        try await worker.stop()
-
-        guard case .failed(let code, _, let isTransient) = worker.ends(of: id).first?.outcome else {
-            Issue.record("not failed: \(worker.ends(of: id).map(\.outcome))")
-            return
-        }
-        #expect(code == TaskTimeLimit.errorCode)
-        #expect(!isTransient)
-        #expect(worker.loader.cancelledLoads.calls == [url])
-    }
-
     @Test func jobsAreClaimedHighestPriorityFirst() async throws {
         let source = InMemoryWorkSource()
         let low = source.add(url: "http://127.0.0.1:9/fake/low.png", priority: .low)

@@ -33,6 +33,8 @@ struct JobClaimer: Service {
     let idleWait: Duration
     /// How long held jobs get to finish after the stop signal (`--grace-period`).
     let gracePeriod: Duration
+    /// What the grace period and the cache folder's re-checks run on.
+    let clock: any WorkerClock
     let logger: Logger
 
     /// How often a folder that took no writes is checked again.
@@ -42,8 +44,8 @@ struct JobClaimer: Service {
         await withDiscardingTaskGroup { lanes in
             await withTaskCancellationOrGracefulShutdownHandler {
                 await claimUntilDraining(lanes: &lanes)
-            } onCancelOrGracefulShutdown: { [state, running] in
-                state.startDraining()
+            } onCancelOrGracefulShutdown: { [state, running, clock] in
+                state.startDraining(at: clock.now)
                 // The handler is synchronous: one hop to the actor wakes a
                 // claim loop waiting for a slot (one that has not begun to
                 // wait yet sees the drain and does not).
@@ -63,18 +65,32 @@ struct JobClaimer: Service {
             // The grace period runs from the stop signal, however long the
             // claim loop took to notice it; the lanes end by themselves when
             // their jobs do.
-            let deadline = (state.drainStartedAt ?? .now) + gracePeriod
-            lanes.addTask { [running, logger] in
-                while await running.count > 0 {
-                    guard ContinuousClock.now < deadline, !Task.isCancelled else {
-                        let held = await running.count
-                        logger.warning("grace period over: releasing unfinished jobs", metadata: ["running": "\(held)"])
-                        await running.abandon()
-                        return
-                    }
-                    try? await Task.sleep(for: .milliseconds(50))
-                }
+            let deadline = (state.drainStartedAt ?? clock.now) + gracePeriod
+            lanes.addTask { await releaseUnfinished(at: deadline) }
+        }
+    }
+
+    /// Returns when no job is held, or releases the jobs still held at
+    /// `deadline` (or at once, when the worker is cancelled).
+    private func releaseUnfinished(at deadline: ContinuousClock.Instant) async {
+        guard await running.count > 0 else { return }
+        await withTaskGroup(of: Bool.self) { race in
+            race.addTask { [running] in
+                await running.waitUntilEmpty()
+                return false
             }
+            race.addTask { [clock] in
+                // Past the deadline, or cancelled: release now.
+                try? await clock.sleep(until: deadline, tolerance: nil)
+                return true
+            }
+            let isOver = await race.next() ?? false
+            race.cancelAll()
+            // (When it is over, the empty-waiter ends once the released jobs' lanes have.)
+            let held = await running.count
+            guard isOver, held > 0 else { return }
+            logger.warning("grace period over: releasing unfinished jobs", metadata: ["running": "\(held)"])
+            await running.abandon()
         }
     }
 
@@ -122,7 +138,7 @@ struct JobClaimer: Service {
 
     /// Claims nothing until the cache folder takes writes again (or the worker drains).
     private func waitForWritableCache() async {
-        try? await Task.sleep(for: Self.cacheRecheckInterval)
+        try? await clock.sleep(for: Self.cacheRecheckInterval)
         guard let problem = cacheHealth.problem() else {
             if state.setCacheProblem(nil) {
                 logger.notice("cache folder writable again; claiming jobs", metadata: ["cache_dir": "\(cacheHealth.directory.path)"])

@@ -35,6 +35,8 @@ struct JobRunner: Sendable {
     let processingLimits: ProcessingLimits
     /// The time limit of a job that has none of its own (`--job-timeout`).
     let jobTimeout: Duration
+    /// What the time limits run on.
+    let clock: any WorkerClock
     /// Checked when a job could not write to the cache: a folder that takes
     /// no writes stops the worker claiming, and its jobs go back to the queue.
     let cacheHealth: CacheFolderHealth
@@ -51,7 +53,7 @@ struct JobRunner: Sendable {
             return await finish(job, outcome, started: started, claimsNext: claimsNext())
         case .run(let request, let destination):
             let task = prefetchers.prefetch(request, to: destination)
-            let timeLimit = TaskTimeLimit(job.timeout ?? jobTimeout, cancelling: task)
+            let timeLimit = TaskTimeLimit(job.timeout ?? jobTimeout, on: clock, cancelling: task)
             await running.attach(task, to: job.id)
             var outcome = await follow(task, of: job)
             timeLimit.stop()

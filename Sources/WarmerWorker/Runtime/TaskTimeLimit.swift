@@ -23,13 +23,12 @@ package final class TaskTimeLimit: Sendable {
         var watchdog: Task<Void, Never>?
     }
 
-    /// Starts counting: `task` is cancelled when `limit` passes before `stop()`.
-    package init(_ limit: Duration, cancelling task: ImageTask) {
+    /// Starts counting on `clock`: `task` is cancelled when `limit` passes before `stop()`.
+    package init(_ limit: Duration, on clock: any WorkerClock = ContinuousClock(), cancelling task: ImageTask) {
         self.limit = limit
         // (The watchdog holds the limit until it fires or `stop()` cancels it.)
         let watchdog = Task { [self] in
-            try? await Task.sleep(for: limit)
-            guard !Task.isCancelled else { return }
+            do { try await clock.sleep(for: limit) } catch { return }
             state.withLock { $0.hasExpired = true }
             task.cancel()
         }

@@ -49,6 +49,8 @@ package struct Worker: Sendable {
         /// worker runs inside a service group of someone else's (tests),
         /// which shuts it down.
         package var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
+        /// What the worker's timers run on (`WorkerClock`): real time, unless a test moves it.
+        package var clock: any WorkerClock = ContinuousClock()
 
         /// The defaults: 8 jobs at once, 30 s of grace, no HTTP server.
         package init() {}
@@ -117,6 +119,7 @@ package struct Worker: Sendable {
             prefetchers: JobPrefetchers(pipeline: pipeline, concurrency: configuration.concurrency), running: running,
             workerID: workerID, progressInterval: configuration.progressInterval,
             processingLimits: pipeline.configuration.processingLimits, jobTimeout: configuration.jobTimeout,
+            clock: configuration.clock,
             cacheHealth: cacheHealth, state: state, logger: logger
         )
         let leaseKeeper = LeaseKeeper(
@@ -163,7 +166,7 @@ package struct Worker: Sendable {
         services.append(JobClaimer(
             source: source, runner: runner, running: running, state: state,
             cacheHealth: cacheHealth, workerID: workerID, idleWait: configuration.idleWait,
-            gracePeriod: configuration.gracePeriod, logger: logger
+            gracePeriod: configuration.gracePeriod, clock: configuration.clock, logger: logger
         ))
         WorkerMetrics.slots(held: 0, capacity: configuration.concurrency)
         logger.info("started", metadata: [
@@ -194,7 +197,7 @@ package struct Worker: Sendable {
             id: workerID, host: workerID.split(separator: ":").first.map(String.init) ?? "host", pid: Int(getpid()),
             version: WarmerVersion.current, concurrency: configuration.concurrency
         )
-        return WorkerHeartbeat(source: source, identity: identity, logger: logger) {
+        return WorkerHeartbeat(source: source, identity: identity, clock: configuration.clock, logger: logger) {
             let ids = running.leases.snapshot.map(\.id).sorted { ($0.count, $0) < ($1.count, $1) }
             return WorkerLoad(busySlots: ids.count, runningJobIDs: ids)
         }

@@ -18,16 +18,19 @@ struct WorkerHeartbeat: Service {
     let identity: WorkerIdentity
     /// What the worker is doing now, read before every beat.
     let load: @Sendable () async -> WorkerLoad
+    /// What the beats are timed on.
+    let clock: any WorkerClock
     let logger: Logger
 
     /// Time between beats: a third of the lease, so two beats may be lost
     /// before the record lapses.
     var interval: Duration { source.leaseDuration / 3 }
 
-    init(source: any WorkSource, identity: WorkerIdentity, logger: Logger,
+    init(source: any WorkSource, identity: WorkerIdentity, clock: any WorkerClock, logger: Logger,
          load: @escaping @Sendable () async -> WorkerLoad) {
         self.source = source
         self.identity = identity
+        self.clock = clock
         self.logger = logger
         self.load = load
     }
@@ -58,7 +61,7 @@ struct WorkerHeartbeat: Service {
                 }
                 failing = true
             }
-            try await Task.sleep(for: interval)
+            try await clock.sleep(for: interval)
         }
     }
 }

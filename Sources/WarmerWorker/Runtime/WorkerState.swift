@@ -43,9 +43,9 @@ final class WorkerState: Sendable {
     /// When the drain began (the first stop signal); `nil` while running.
     var drainStartedAt: ContinuousClock.Instant? { state.withLock { $0.drainStartedAt } }
 
-    /// Marks the worker as draining (the first stop signal); later calls change nothing.
-    func startDraining() {
-        let now = ContinuousClock.now
+    /// Marks the worker as draining since `now` (the first stop signal, on
+    /// the worker's clock); later calls change nothing.
+    func startDraining(at now: ContinuousClock.Instant) {
         state.withLock { state in
             guard !state.isDraining else { return }
             state.isDraining = true
