@@ -107,10 +107,10 @@ bench-cache-sweep:
 	bench/cache-sweep.sh
 
 build:
-	swift build
+	SWIFT_DETERMINISTIC_HASHING=1 swift build
 
 release:
-	swift build -c release
+	SWIFT_DETERMINISTIC_HASHING=1 swift build -c release
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz .services bench/.work

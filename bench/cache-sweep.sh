@@ -33,7 +33,7 @@ if [[ -n ${BENCH_WARMER:-} ]]; then
   warmer=$(realpath "$BENCH_WARMER")
 else
   log "swift build -c release"
-  swift build -c release
+  SWIFT_DETERMINISTIC_HASHING=1 swift build -c release
   warmer="$(swift build -c release --show-bin-path)/warmer"
 fi
 

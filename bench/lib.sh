@@ -37,7 +37,7 @@ bench_setup() {
     warmer=$(realpath "$BENCH_WARMER") # given: nothing to build
   else
     log "swift build -c release"
-    swift build -c release
+    SWIFT_DETERMINISTIC_HASHING=1 swift build -c release # (a stable build plan: scripts/test.sh)
     warmer="$(swift build -c release --show-bin-path)/warmer"
   fi
   scripts/make-corpus.sh "$CORPUS" "$COUNT"

@@ -73,14 +73,15 @@ extension ManualClock: WorkerClock {}
 
         clock.advance(by: .seconds(5))
         await worker.waitForEnds(of: quickID)
+        await worker.loader.cancelledLoads.wait { $0 == quick }
         #expect(worker.ends(of: patientID).isEmpty)
-        #expect(worker.loader.cancelledLoads.calls == [quick])
 
         worker.loader.release(patient)
         await worker.waitForEnds(of: patientID)
         try await worker.stop()
         #expect(worker.ends(of: quickID).map(\.outcome.code) == [TaskTimeLimit.errorCode])
         #expect(worker.ends(of: patientID).map(\.outcome.code) == [nil], "completed")
+        #expect(worker.loader.cancelledLoads.calls == [quick])
     }
 
     @Test func theHeartbeatBeatsEveryThirdOfALease() async throws {
