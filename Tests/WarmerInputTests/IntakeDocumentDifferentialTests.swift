@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 import WarmerInput
 import WarmerInputProperties
+import WarmerSupport
 
 /// `IntakeDocument` says what Redis says: every document of the fuzz corpus
 /// (seeds, edge cases, crashers) and a few too large to fuzz go through the
@@ -66,7 +67,7 @@ import WarmerInputProperties
     static func expand(_ document: [UInt8], using client: RedisClient) async throws -> Verdict {
         let queue = try JobQueue(client: client, name: TestEnvironment.uniqueName("diff"))
         // Binary-safe whatever the bytes: sent as hex, unpacked by Lua.
-        let hex = document.map { String(format: "%02x", $0) }.joined()
+        let hex = document.hexString
         try await client.send([
             "EVAL", "return redis.call('RPUSH', KEYS[1], (ARGV[1]:gsub('..', function(h) return string.char(tonumber(h, 16)) end)))",
             "1", queue.keys.intake, hex,
