@@ -151,7 +151,8 @@ let package = Package(
         // The properties the fuzzers check, shared with the test that replays their corpus.
         .target(name: "WarmerInputProperties", dependencies: ["WarmerInput"], path: "Fuzz/Properties"),
 
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // (VipsKit: the test images are made in-process, `NoiseCanvas`.)
+        .target(name: "TestSupport", dependencies: ["VipsKit"], path: "Tests/TestSupport"),
         .testTarget(name: "WarmerSupportTests", dependencies: ["WarmerSupport", "TestSupport"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),

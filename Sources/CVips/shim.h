@@ -146,6 +146,7 @@ typedef struct warmer_vips {
     int (*gaussblur)(VipsImage *in, VipsImage **out, double sigma, ...);
     int (*andimage)(VipsImage *left, VipsImage *right, VipsImage **out, ...);
     int (*black)(VipsImage **out, int width, int height, ...);
+    int (*gaussnoise)(VipsImage **out, int width, int height, ...);
     int (*draw_rect)(VipsImage *image, double *ink, int n, int left, int top, int width, int height, ...);
     int (*draw_circle)(VipsImage *image, double *ink, int n, int cx, int cy, int radius, ...);
     int (*getpoint)(VipsImage *in, double **vector, int *n, int x, int y, ...);
@@ -157,6 +158,7 @@ typedef struct warmer_vips {
     int (*pngsave_buffer)(VipsImage *in, void **buf, size_t *len, ...);
     int (*webpsave_buffer)(VipsImage *in, void **buf, size_t *len, ...);
     int (*heifsave_buffer)(VipsImage *in, void **buf, size_t *len, ...);
+    int (*image_write_to_file)(VipsImage *image, const char *name, ...);
     void (*g_free)(void *mem);
 } warmer_vips;
 
@@ -201,6 +203,7 @@ typedef struct warmer_vips {
     X(gaussblur, vips_gaussblur) \
     X(andimage, vips_andimage) \
     X(black, vips_black) \
+    X(gaussnoise, vips_gaussnoise) \
     X(draw_rect, vips_draw_rect) \
     X(draw_circle, vips_draw_circle) \
     X(getpoint, vips_getpoint) \
@@ -210,6 +213,7 @@ typedef struct warmer_vips {
     X(pngsave_buffer, vips_pngsave_buffer) \
     X(webpsave_buffer, vips_webpsave_buffer) \
     X(heifsave_buffer, vips_heifsave_buffer) \
+    X(image_write_to_file, vips_image_write_to_file) \
     X(g_free, g_free)
 
 /// Loads libvips and resolves every function above. Returns NULL when the

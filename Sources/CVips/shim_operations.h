@@ -123,6 +123,11 @@ static inline int warmer_vips_and(const warmer_vips *vips, VipsImage *left, Vips
 static inline int warmer_vips_black(const warmer_vips *vips, VipsImage **out, int width, int height) {
     return vips->black(out, width, height, NULL);
 }
+/// A one-band float image of Gaussian noise around `mean`, from `seed`
+/// (the same seed, the same pixels).
+static inline int warmer_vips_gaussnoise(const warmer_vips *vips, VipsImage **out, int width, int height, double sigma, double mean, int seed) {
+    return vips->gaussnoise(out, width, height, "sigma", sigma, "mean", mean, "seed", seed, NULL);
+}
 /// Fills a rectangle of a one-band memory image with `value`, in place.
 static inline int warmer_vips_fill_rect(const warmer_vips *vips, VipsImage *image, double value, int left, int top, int width, int height) {
     double ink[1] = { value };
@@ -166,6 +171,12 @@ static inline int warmer_vips_avifsave(const warmer_vips *vips, VipsImage *in, v
         return vips->heifsave_buffer(in, buf, len, "compression", WARMER_VIPS_HEIF_COMPRESSION_AV1, "Q", quality, "strip", 1, NULL);
     }
     return vips->heifsave_buffer(in, buf, len, "compression", WARMER_VIPS_HEIF_COMPRESSION_AV1, "strip", 1, NULL);
+}
+/// Writes the image to the file `name`, with the saver its extension picks
+/// and the options in brackets after it, as the `vips` command does:
+/// `photo.jpg[Q=90,interlace]`. Keeps metadata unless the options strip it.
+static inline int warmer_vips_write_to_file(const warmer_vips *vips, VipsImage *in, const char *name) {
+    return vips->image_write_to_file(in, name, NULL);
 }
 /// Releases memory glib allocated (a saver's output buffer).
 static inline void warmer_vips_free(const warmer_vips *vips, void *mem) { vips->g_free(mem); }

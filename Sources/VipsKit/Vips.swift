@@ -86,6 +86,13 @@ package struct Vips: @unchecked Sendable {
     package func black(width: Int, height: Int) throws(VipsFailure) -> VipsImageHandle {
         try making { warmer_vips_black(table, $0, Int32(width), Int32(height)) }.materialised()
     }
+
+    /// A new one-band float image of Gaussian noise: values around `mean`
+    /// with a standard deviation of `sigma`, the same for the same `seed`.
+    /// Lazy: its pixels are computed as an operation reads them.
+    package func gaussianNoise(width: Int, height: Int, sigma: Double, mean: Double, seed: Int) throws(VipsFailure) -> VipsImageHandle {
+        try making { warmer_vips_gaussnoise(table, $0, Int32(width), Int32(height), sigma, mean, Int32(truncatingIfNeeded: seed)) }
+    }
 }
 
 extension Vips {

@@ -21,4 +21,14 @@ extension VipsImageHandle {
         defer { warmer_vips_free(vips.table, buffer) }
         return Data(bytes: buffer, count: length)
     }
+
+    /// Writes the image to a file, as the `vips` command does: the saver is
+    /// the one of `path`'s extension, and saver options may follow it in
+    /// brackets (`photo.jpg[Q=90,interlace]`, `page.tif[compression=lzw]`).
+    /// Any format this libvips saves, metadata kept unless the options strip it.
+    package func write(toFile path: String) throws(VipsFailure) {
+        guard warmer_vips_write_to_file(vips.table, pointer, path) == 0 else {
+            throw VipsFailure(message: vips.takeError())
+        }
+    }
 }

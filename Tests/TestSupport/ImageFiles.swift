@@ -1,7 +1,8 @@
 import Foundation
+import VipsKit
 
-/// Real image files generated with the `vips` command in a temporary folder
-/// of their own: for imaging tests that need no nginx origin. The folder is
+/// Real image files generated with libvips (cut from a `NoiseCanvas`) in a
+/// temporary folder of their own: for imaging tests that need no nginx origin. The folder is
 /// removed when the `ImageFiles` goes away.
 public final class ImageFiles: Sendable {
     /// The folder the files are written to.
@@ -20,7 +21,7 @@ public final class ImageFiles: Sendable {
     /// every pixel different from its neighbours) and returns its bytes.
     ///
     /// - Parameters:
-    ///   - format: the file extension `vips` picks the saver by: `jpg`, `png`,
+    ///   - format: the file extension libvips picks the saver by: `jpg`, `png`,
     ///     `webp`, `gif`, `avif`, `tif`…
     ///   - alpha: add an opaque alpha band (RGBA).
     ///   - grey: one grey band instead of RGB.
@@ -31,41 +32,27 @@ public final class ImageFiles: Sendable {
         width: Int, height: Int, format: String = "jpg", alpha: Bool = false, grey: Bool = false,
         colourspace: String? = nil, saveOptions: String = ""
     ) throws -> Data {
-        let name = UUID().uuidString.prefix(8)
-        func step(_ label: String) -> String { directory.appendingPathComponent(".\(name)-\(label).v").path }
-        let file = directory.appendingPathComponent("\(name).\(format)")
-        // What follows the noise, each step writing a file the next reads;
-        // the last one writes the image itself.
-        var steps: [(operation: String, arguments: [String])] = []
-        if alpha { steps.append(("bandjoin_const", ["255"])) }
-        if let colourspace { steps.append(("colourspace", [colourspace])) }
-        func output(ofStep index: Int) -> String {
-            index == steps.count - 1 ? file.path + saveOptions : step("\(index)")
+        let file = directory.appendingPathComponent("\(UUID().uuidString.prefix(8)).\(format)")
+        var image = try NoiseCanvas.image(width: width, height: height, grey: grey)
+        if alpha {
+            let opaque = try Vips.shared.get().black(width: width, height: height)
+            try opaque.fillRectangle(value: 255, left: 0, top: 0, width: width, height: height)
+            image = try image.joiningBands(of: opaque)
         }
-        var source: String
-        let canvas = grey ? NoiseCanvas.grey : NoiseCanvas.colour
-        let noiseOutput = steps.isEmpty ? file.path + saveOptions : step("noise")
-        if let cut = try NoiseCanvas.cut(from: canvas, width: width, height: height, into: noiseOutput) {
-            try VipsCommand.run(cut)
-            source = noiseOutput
-        } else {
-            // Larger than the canvases: noise of its own.
-            source = step("float")
-            try VipsCommand.run(["gaussnoise", source, String(width), String(height), "--sigma", "60", "--mean", "128"])
-            if !grey {
-                try VipsCommand.run(["colourspace", source, step("srgb"), "srgb"])
-                source = step("srgb")
+        if let colourspace {
+            guard let interpretation = Self.interpretations[colourspace] else {
+                throw CommandFailed(command: "ImageFiles.make", status: -1, output: "unknown colourspace \(colourspace)")
             }
-            try VipsCommand.run(["cast", source, noiseOutput, "uchar"])
-            source = noiseOutput
+            image = try image.converted(to: interpretation)
         }
-        for (index, transform) in steps.enumerated() {
-            let output = output(ofStep: index)
-            try VipsCommand.run([transform.operation, source, output] + transform.arguments)
-            source = output
-        }
+        try image.write(toFile: file.path + saveOptions)
         return try Data(contentsOf: file)
     }
+
+    /// The colourspaces `make` converts to, by their libvips names.
+    private static let interpretations: [String: Vips.Interpretation] = [
+        "cmyk": .cmyk, "rgb16": .rgb16, "grey16": .grey16, "srgb": .sRGB, "b-w": .blackAndWhite,
+    ]
 
     /// `jpeg` (as written by libvips, which always stores an EXIF orientation
     /// of 1) with its EXIF orientation tag set to `orientation` (1…8), or nil

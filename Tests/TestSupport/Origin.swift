@@ -1,4 +1,5 @@
 import Foundation
+import VipsKit
 
 /// The nginx origin: real image files generated with libvips, their URLs, and
 /// how often nginx served them.
@@ -8,8 +9,8 @@ public enum Origin {
         case jpeg = "jpg", png, webp
     }
 
-    /// Generates a real image with the `vips` command into the origin's folder
-    /// (grey noise, cut from a `NoiseCanvas`) and returns its file. Noise content keeps files large (about 0.7 bytes
+    /// Generates a real image with libvips into the origin's folder (grey
+    /// noise, cut from a `NoiseCanvas`) and returns its file. Noise content keeps files large (about 0.7 bytes
     /// per pixel as JPEG), so `/slow/` downloads take a while: nginx sends the
     /// first ~100 KB at once, then 100 KB a second.
     @discardableResult
@@ -18,15 +19,8 @@ public enum Origin {
     ) throws -> URL {
         let root = try TestEnvironment.originRoot()
         let file = root.appendingPathComponent("\(name).\(format.rawValue)")
-        let output = file.path + (format == .jpeg ? "[Q=90]" : "")
-        if let cut = try NoiseCanvas.cut(from: NoiseCanvas.grey, width: width, height: height, into: output) {
-            try VipsCommand.run(cut)
-            return file
-        }
-        let noise = root.appendingPathComponent(".\(name)-noise.v")
-        defer { try? FileManager.default.removeItem(at: noise) }
-        try VipsCommand.run(["gaussnoise", noise.path, String(width), String(height), "--sigma", "60", "--mean", "128"])
-        try VipsCommand.run(["copy", noise.path, output])
+        try NoiseCanvas.image(width: width, height: height, grey: true)
+            .write(toFile: file.path + (format == .jpeg ? "[Q=90]" : ""))
         return file
     }
 
@@ -76,18 +70,6 @@ public enum Origin {
             guard fields.count >= 2 else { return nil }
             let name = String(fields[1].split(separator: "/").last ?? "")
             return names.contains(name) ? name : nil
-        }
-    }
-
-    /// Runs a command (in `environment`, else the test process's) and fails
-    /// with its standard error when it exits non-zero.
-    static func run(_ command: String, _ arguments: [String], environment: [String: String]? = nil) throws {
-        let process = try ChildProcess("/usr/bin/env", [command] + arguments, environment: environment,
-                                       standardOutput: .inherited, standardError: .pipe)
-        let message = String(decoding: process.standardError?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
-        let exit = process.waitUntilExit()
-        guard exit.status == 0, exit.exited else {
-            throw CommandFailed(command: ([command] + arguments).joined(separator: " "), status: exit.status, output: message)
         }
     }
 }

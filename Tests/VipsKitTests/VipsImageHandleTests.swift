@@ -45,6 +45,44 @@ struct VipsImageHandleTests {
         #expect(loader == "pngload_buffer" && width == 30 && height == 20)
     }
 
+    @Test func noiseOfOneSeedIsTheSameAndOfAnotherIsNot() throws {
+        let vips = try vips()
+        func noise(seed: Int) throws -> [Double] {
+            let image = try vips.gaussianNoise(width: 16, height: 16, sigma: 60, mean: 128, seed: seed)
+            #expect(image.width == 16 && image.height == 16 && image.bands == 1 && image.format == .float)
+            return try (0..<4).flatMap { try image.pixel(x: $0 * 5, y: $0 * 3) }
+        }
+        let first = try noise(seed: 1)
+        #expect(try noise(seed: 1) == first)
+        #expect(try noise(seed: 2) != first)
+        #expect(Set(first).count > 1, "noise, not a flat colour")
+    }
+
+    @Test func aFileIsWrittenByItsExtensionsSaverWithTheOptionsAfterIt() throws {
+        // Given a 40×30 image
+        let vips = try vips()
+        let image = try vips.gaussianNoise(width: 40, height: 30, sigma: 60, mean: 128, seed: 3).cast(to: .uchar)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("vipskit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // When it is written as a low- and a high-quality JPEG, and as a TIFF
+        let low = folder.appendingPathComponent("low.jpg"), high = folder.appendingPathComponent("high.jpg")
+        let tiff = folder.appendingPathComponent("page.tif")
+        try image.write(toFile: low.path + "[Q=20]")
+        try image.write(toFile: high.path + "[Q=95]")
+        try image.write(toFile: tiff.path)
+        // Then each file has the saver's format, and the options were applied
+        let loaders = try [low, high, tiff].map { file in
+            try vips.reading(Data(contentsOf: file)) { source throws(VipsFailure) in
+                let opened = try source.openSequential()
+                return "\(try source.loader()) \(opened.width)x\(opened.height)"
+            }
+        }
+        #expect(loaders == ["jpegload_buffer 40x30", "jpegload_buffer 40x30", "tiffload_buffer 40x30"])
+        #expect(try Data(contentsOf: low).count < Data(contentsOf: high).count)
+        #expect(throws: VipsFailure.self) { try image.write(toFile: folder.appendingPathComponent("x.unknown").path) }
+    }
+
     @Test func bytesNoLoaderKnowsFailWithLibvipsMessage() throws {
         let failure = #expect(throws: VipsFailure.self) {
             try vips().reading(Data("not an image".utf8)) { source throws(VipsFailure) in try source.loader() }

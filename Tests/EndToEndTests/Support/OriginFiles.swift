@@ -18,8 +18,8 @@ extension Origin {
     /// Generates `count` JPEGs with unique names and returns them with their
     /// URLs (through the 100 KB/s location when `slow`).
     ///
-    /// `makeImage` waits for `vips` synchronously; this runs it on a thread of
-    /// its own so that the other tests' polling keeps running meanwhile.
+    /// `makeImage` encodes with libvips synchronously; this runs it on a thread
+    /// of its own so that the other tests' polling keeps running meanwhile.
     static func makeImages(
         _ label: String, count: Int, width: Int = 160, height: Int = 120, slow: Bool = false
     ) async throws -> [OriginImage] {
