@@ -6,6 +6,8 @@ import TestSupport
 /// The rate limiter seen from the origin: when requests arrive (the fault
 /// origin logs each request's arrival time). Only lower bounds on time are
 /// asserted: a loaded machine can be slower, never faster, than the limit.
+/// The order of waiters is shown on a manual clock, which gives the token
+/// only once every request waits.
 @Suite("Rate limiter against the origin")
 struct RateLimiterOriginTests {
     /// The names of `count` corpus files of the origin (img-0001.jpg…).
@@ -74,19 +76,24 @@ struct RateLimiterOriginTests {
     }
 
     @Test func servesHighPriorityFirst() async throws {
-        // Given: one request every 5 s per host, no burst, and the host's
-        // token spent by a first low-priority request.
-        let pipeline = self.pipeline(RateLimiterConfiguration(perHost: RateLimit(requestsPerSecond: 0.2, burst: 1)))
+        // Given: one request every 5 s per host, no burst, on a clock the
+        // test moves, and the host's token spent by a first low-priority request.
+        let clock = ManualRateLimiterClock()
+        var configuration = ImagePipeline.Configuration.faultOrigin(dataCache: nil)
+        configuration.rateLimit = RateLimiterConfiguration(perHost: RateLimit(requestsPerSecond: 0.2, burst: 1))
+        let pipeline = ImagePipeline(configuration: configuration, rateLimiterClock: clock)
         let id = TestEnvironment.uniqueName("priority")
         let names = try corpusNames(7)
         let lowURLs = try names.prefix(6).map { try FaultOrigin.url(file: $0, ["id": id]) }
         let urgentURL = try FaultOrigin.url(file: names[6], ["id": id])
         _ = try await pipeline.prefetchData(for: ImageRequest(url: lowURLs[0], priority: .low)).response
-        // When: five more low-priority requests wait for the next token, then a very high one joins
-        // (the token is 5 s away: all six are waiting when it comes, however loaded the machine)
+        // When: five more low-priority requests wait for the next token, then
+        // a very high one joins, and the token comes once all six wait
         let low = lowURLs.dropFirst().map { pipeline.prefetchData(for: ImageRequest(url: $0, priority: .low)) }
-        defer { for task in low { task.cancel() } }
-        _ = try await pipeline.prefetchData(for: ImageRequest(url: urgentURL, priority: .veryHigh)).response
+        let urgent = pipeline.prefetchData(for: ImageRequest(url: urgentURL, priority: .veryHigh))
+        defer { for task in low + [urgent] { task.cancel() } }
+        #expect(await eventually { pipeline.rateLimiter.waitingCount == 6 }, "\(pipeline.rateLimiter.waitingCount) waiting")
+        clock.advance(by: .seconds(5))
         // Then: the very high one took that token: it is the second request the origin saw.
         let logged = try await FaultLog.requests(id: id, atLeast: 2)
         let order = logged.sorted { $0.ts < $1.ts }.map(\.path)

@@ -61,13 +61,13 @@ public enum FaultOrigin {
     /// with `eventually` rather than reading once. The requests come in the
     /// order they arrived.
     public static func requests(id: String) throws -> [Request] {
-        try loggedRequests().filter { $0.id == id }
+        try loggedRequests(mentioning: id).filter { $0.id == id }
     }
 
     /// The logged requests for `/files/NAME`, whatever their options, in the
     /// order they arrived.
     public static func requests(file: String) throws -> [Request] {
-        try loggedRequests().filter { $0.path == "/files/" + file }
+        try loggedRequests(mentioning: file).filter { $0.path == "/files/" + file }
     }
 
     /// One request, as the fault origin logged it.
@@ -93,13 +93,23 @@ public enum FaultOrigin {
     }
 
     /// Every complete line of the log, sorted by arrival.
-    static func loggedRequests() throws -> [Request] {
+    ///
+    /// - Parameter text: when given, only the lines that contain it are
+    ///   decoded (when JSON writes it as is: printable ASCII, no quote or
+    ///   backslash). Tests poll the log, which grows through the run, so
+    ///   decoding every line at every look cost seconds of CPU.
+    static func loggedRequests(mentioning text: String? = nil) throws -> [Request] {
         let data = try Data(contentsOf: TestEnvironment.faultOriginLog())
         var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         // What follows the last newline is empty, or a line still being written.
         lines.removeLast()
+        let needle = text.map { Data($0.utf8) }.flatMap { needle in
+            needle.allSatisfy { (0x20..<0x7f).contains($0) && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") } ? needle : nil
+        }
         let decoder = JSONDecoder()
-        let requests = try lines.filter { !$0.isEmpty }.map { try decoder.decode(Request.self, from: Data($0)) }
+        let requests = try lines
+            .filter { line in !line.isEmpty && needle.map { line.range(of: $0) != nil } ?? true }
+            .map { try decoder.decode(Request.self, from: Data($0)) }
         // The log is in the order responses ended; ties keep that order.
         return requests.enumerated()
             .sorted { ($0.element.ts, $0.offset) < ($1.element.ts, $1.offset) }

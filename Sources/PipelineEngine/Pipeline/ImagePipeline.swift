@@ -35,7 +35,13 @@ public final class ImagePipeline: Sendable {
     private let nextTaskID = Atomic<UInt64>(0)
 
     /// Creates a pipeline.
-    public init(configuration: Configuration) {
+    public convenience init(configuration: Configuration) {
+        self.init(configuration: configuration, rateLimiterClock: ContinuousRateLimiterClock())
+    }
+
+    /// Creates a pipeline whose rate limiter keeps time with `rateLimiterClock`
+    /// (a test's manual clock).
+    init(configuration: Configuration, rateLimiterClock: some RateLimiterClock) {
         self.configuration = configuration
         self.cache = Cache(dataCache: configuration.dataCache, imageCache: configuration.imageCache)
         self.queues = StageQueues(configuration.concurrency)
@@ -43,7 +49,7 @@ public final class ImagePipeline: Sendable {
         self.dataTasks = TaskPool(isCoalescingEnabled: coalescing)
         self.imageTasks = TaskPool(isCoalescingEnabled: coalescing)
         self.encodeTasks = TaskPool(isCoalescingEnabled: coalescing)
-        self.rateLimiter = RateLimiter(configuration: configuration.rateLimit)
+        self.rateLimiter = RateLimiter(configuration: configuration.rateLimit, clock: rateLimiterClock)
     }
 
     /// Live shared downloads (for tests and metrics).
