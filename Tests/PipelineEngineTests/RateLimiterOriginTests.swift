@@ -78,7 +78,7 @@ struct RateLimiterOriginTests {
     @Test func servesHighPriorityFirst() async throws {
         // Given: one request every 5 s per host, no burst, on a clock the
         // test moves, and the host's token spent by a first low-priority request.
-        let clock = ManualRateLimiterClock()
+        let clock = ManualClock()
         var configuration = ImagePipeline.Configuration.faultOrigin(dataCache: nil)
         configuration.rateLimit = RateLimiterConfiguration(perHost: RateLimit(requestsPerSecond: 0.2, burst: 1))
         let pipeline = ImagePipeline(configuration: configuration, rateLimiterClock: clock)

@@ -1,67 +1,14 @@
 import Synchronization
 import Testing
+import TestSupport
 @testable import PipelineEngine
 
 // The manual clock and helpers the RateLimiter tests drive the limiter with.
 
-/// A clock that only moves when told to, counting its sleepers and reads.
-final class ManualRateLimiterClock: RateLimiterClock {
-    /// A task sleeping until `deadline`.
-    private struct Sleeper: Sendable {
-        let deadline: ContinuousClock.Instant
-        let continuation: CheckedContinuation<Void, any Error>
-    }
-
-    /// The clock's time and sleepers.
-    private struct State: Sendable {
-        var now: ContinuousClock.Instant
-        var sleepers: [UInt64: Sleeper] = [:]
-        var nextID: UInt64 = 0
-    }
-
-    private let state = Mutex(State(now: .now))
-    private let reads = Atomic<Int>(0)
-
-    var now: ContinuousClock.Instant {
-        reads.add(1, ordering: .relaxed)
-        return state.withLock { $0.now }
-    }
-
-    /// How often `now` was read.
-    var nowReads: Int { reads.load(ordering: .relaxed) }
-    /// Tasks sleeping now.
-    var sleeperCount: Int { state.withLock { $0.sleepers.count } }
-
-    /// Moves time forward and wakes the sleepers whose deadline has come.
-    func advance(by duration: Duration) {
-        let due = state.withLock { state -> [Sleeper] in
-            state.now += duration
-            let now = state.now
-            let due = state.sleepers.filter { $0.value.deadline <= now }
-            for id in due.keys { state.sleepers[id] = nil }
-            return Array(due.values)
-        }
-        for sleeper in due { sleeper.continuation.resume() }
-    }
-
-    func sleep(until deadline: ContinuousClock.Instant) async throws {
-        let id = state.withLock { state in
-            state.nextID += 1
-            return state.nextID
-        }
-        try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let early = state.withLock { state -> Result<Void, any Error>? in
-                    if Task.isCancelled { return .failure(CancellationError()) }
-                    if deadline <= state.now { return .success(()) }
-                    state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
-                    return nil
-                }
-                if let early { continuation.resume(with: early) }
-            }
-        } onCancel: {
-            state.withLock { $0.sleepers.removeValue(forKey: id) }?.continuation.resume(throwing: CancellationError())
-        }
+/// The limiter keeps time with the tests' manual clock (TestSupport).
+extension ManualClock: RateLimiterClock {
+    public func sleep(until deadline: ContinuousClock.Instant) async throws {
+        try await sleep(until: deadline, tolerance: nil)
     }
 }
 
@@ -71,7 +18,7 @@ final class Harness: Sendable {
     /// What became of a waiter.
     enum Outcome: Sendable, Equatable { case granted(String), cancelled(String) }
 
-    let clock = ManualRateLimiterClock()
+    let clock = ManualClock()
     let limiter: RateLimiter
     private let outcomes = Mutex<[Outcome]>([])
     private let tasks = Mutex<[String: Task<Void, Never>]>([:])

@@ -1,5 +1,6 @@
 import Synchronization
 import Testing
+import TestSupport
 @testable import PipelineEngine
 
 /// The rate limiter on a manual clock: time only moves when a test advances
@@ -298,7 +299,7 @@ struct RateLimiterTests {
     // MARK: Unlimited and memory
 
     @Test func unlimitedConfigurationNeverSuspends() async {
-        let clock = ManualRateLimiterClock()
+        let clock = ManualClock()
         let limiter = RateLimiter(configuration: RateLimiterConfiguration(), clock: clock)
         #expect(limiter.configuration.isUnlimited)
         let done = Atomic<Int>(0)

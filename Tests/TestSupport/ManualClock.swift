@@ -30,6 +30,7 @@ public final class ManualClock: Clock, Sendable {
     }
 
     private let state: Mutex<State>
+    private let reads = Atomic<Int>(0)
 
     /// A clock that stands at the real clock's present until moved.
     public init() {
@@ -37,7 +38,13 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Where the clock stands.
-    public var now: Instant { state.withLock { $0.now } }
+    public var now: Instant {
+        reads.add(1, ordering: .relaxed)
+        return state.withLock { $0.now }
+    }
+
+    /// How often `now` was read (a fast path may promise not to).
+    public var nowReads: Int { reads.load(ordering: .relaxed) }
 
     /// Sleeps end exactly at their deadlines.
     public var minimumResolution: Duration { .zero }
