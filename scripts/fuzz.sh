@@ -55,8 +55,6 @@ log "building the fuzzers (WARMER_FUZZ=1, -sanitize=fuzzer,address) in $SCRATCH"
 # whichever SwiftPM happens to list last). lld: with gold, libFuzzer finds no
 # coverage counters. (The filter drops a harmless warning for ASan helpers.)
 BUILD=(env SWIFT_DETERMINISTIC_HASHING=1 swift build --scratch-path "$SCRATCH" --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
-# (No index on CI, which builds from scratch: scripts/test.sh says why.)
-if [[ ${CI:-} == true ]]; then BUILD+=(--disable-index-store); fi
 build_log=$(mktemp)
 if ! WARMER_FUZZ=1 "${BUILD[@]}" >"$build_log" 2>&1; then
   grep -v "Cannot export local symbol" "$build_log" >&2

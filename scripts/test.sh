@@ -71,11 +71,6 @@ case ${WARMER_SANITIZER:-} in
     ;;
   *) log "WARMER_SANITIZER must be address or thread, not '$WARMER_SANITIZER'"; exit 2 ;;
 esac
-# CI builds from scratch and has no editor to read an index: indexing while
-# building cost a sixth of a cold build's CPU (WarmerServer and what it
-# depends on: 265 -> 220 CPU-s, 160 -> 130 s). Not on a developer's machine:
-# a build with other flags than the editor's would recompile everything.
-if [[ ${CI:-} == true ]]; then BUILD+=(--disable-index-store); fi
 log "swift build --build-tests ${BUILD[*]}"
 # SWIFT_DETERMINISTIC_HASHING: SwiftPM writes a package's trait defines
 # (swift-configuration's -DJSON -DYAML) in the order of a Set, which a new
