@@ -14,7 +14,7 @@ final class RedisMonitor: Sendable {
     init(port: Int, directory: URL) async throws {
         self.port = port
         output = directory.appendingPathComponent("monitor.txt")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         let file = try FileHandle(forWritingTo: output)
         defer { try? file.close() }
         process = try ChildProcess("/usr/bin/env", ["redis-cli", "-p", String(port), "MONITOR"],
