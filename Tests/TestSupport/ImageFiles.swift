@@ -41,7 +41,7 @@ public final class ImageFiles: Sendable {
         }
         if let colourspace {
             guard let interpretation = Self.interpretations[colourspace] else {
-                throw CommandFailed(command: "ImageFiles.make", status: -1, output: "unknown colourspace \(colourspace)")
+                throw VipsFailure(message: "ImageFiles.make: no colourspace named \(colourspace)")
             }
             image = try image.converted(to: interpretation)
         }
