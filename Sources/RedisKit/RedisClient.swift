@@ -17,8 +17,9 @@ import WarmerSupport
 /// that needs two calls in order awaits the first (as every caller does).
 ///
 /// A blocking command (BLMOVE, XREAD BLOCK) holds the connection for its whole
-/// wait; give such commands a client of their own. After a connection error
-/// the next batch reconnects.
+/// wait; give such commands a client of their own, and send them with
+/// `sendBlocking`, whose caller a cancellation frees at once. After a
+/// connection error the next batch reconnects.
 ///
 /// The client logs the first failure of an outage (`Redis connection lost`,
 /// warning) and the first success after it (`Redis reconnected`, info), with
@@ -91,18 +92,62 @@ public final class RedisClient: Sendable {
     public func pipeline(_ commands: [[String]]) async throws(RedisError) -> [RedisReply] {
         guard !commands.isEmpty else { return [] }
         let result = await withCheckedContinuation { continuation in
-            if requests.post(Request(commands: commands, continuation: continuation)) == .refused {
-                continuation.resume(returning: .failure(.connection("client closed")))
-            }
+            post(Request(commands: commands, reply: .caller(continuation)))
         }
         return try result.get()
+    }
+
+    /// Sends one blocking command (`BLMOVE … timeout`, `XREAD BLOCK …`) that
+    /// the caller stops waiting for when its task is cancelled: it then
+    /// returns `.null`, as the command does when its own timeout passes.
+    ///
+    /// The command itself still runs to its end on the connection (which
+    /// serves nothing else meanwhile) and its reply is dropped. Use it only
+    /// where nothing is lost with that reply: a read, or a move into a list
+    /// that the next reader drains. A graceful stop then ends at once rather
+    /// than after each loop's longest wait.
+    /// - Throws: as `send`.
+    public func sendBlocking(_ command: [String]) async throws(RedisError) -> RedisReply {
+        let handoff = AbandonableReply()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                guard handoff.wait(with: continuation) else { return }
+                post(Request(commands: [command], reply: .abandonable(handoff)))
+            }
+        } onCancel: {
+            handoff.resume(with: .success([.null]))
+        }
+        guard let reply = try result.get().first else { throw .unexpectedReply("no reply") }
+        if case .error(let message) = reply { throw .server(message) }
+        return reply
+    }
+
+    private func post(_ request: Request) {
+        if requests.post(request) == .refused {
+            request.reply.resume(with: .failure(.connection("client closed")))
+        }
     }
 
     // MARK: The client's thread
 
     private struct Request: Sendable {
         let commands: [[String]]
-        let continuation: CheckedContinuation<Result<[RedisReply], RedisError>, Never>
+        let reply: Reply
+    }
+
+    /// Where a request's replies go.
+    private enum Reply: Sendable {
+        /// The caller, who waits for them whatever happens.
+        case caller(CheckedContinuation<Result<[RedisReply], RedisError>, Never>)
+        /// The caller until its task is cancelled (`sendBlocking`), then nobody.
+        case abandonable(AbandonableReply)
+
+        func resume(with result: Result<[RedisReply], RedisError>) {
+            switch self {
+            case .caller(let continuation): continuation.resume(returning: result)
+            case .abandonable(let handoff): handoff.resume(with: result)
+            }
+        }
     }
 
     /// Sends `batch` and answers its requests; returns the error, if any.
@@ -112,12 +157,12 @@ public final class RedisClient: Sendable {
             var offset = 0
             for request in batch {
                 let count = request.commands.count
-                request.continuation.resume(returning: .success(Array(replies[offset..<offset + count])))
+                request.reply.resume(with: .success(Array(replies[offset..<offset + count])))
                 offset += count
             }
             return nil
         } catch {
-            for request in batch { request.continuation.resume(returning: .failure(error)) }
+            for request in batch { request.reply.resume(with: .failure(error)) }
             return error
         }
     }

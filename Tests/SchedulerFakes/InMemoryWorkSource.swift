@@ -73,6 +73,8 @@ public final class InMemoryWorkSource: WorkSource {
 
     /// Every job claimed, as claimed (with its lease token), in order.
     public let claims = CallLog<Job>()
+    /// Every wait for work the worker began (its timeout), in order.
+    public let workWaits = CallLog<Duration>()
     /// Every job end the worker reported, in order, lost leases included.
     public let ends = CallLog<JobEnd>()
     /// Every job that went back to the queue for a retry, as it ended.
@@ -161,7 +163,8 @@ public final class InMemoryWorkSource: WorkSource {
 
     /// See `WorkSource`.
     public func waitForWork(timeout: Duration) async throws(SchedulerError) -> Bool {
-        await workWaiters.wait(timeout: timeout) { state.withLock { !$0.queued.isEmpty } }
+        workWaits.record(timeout)
+        return await workWaiters.wait(timeout: timeout) { state.withLock { !$0.queued.isEmpty } }
     }
 
     /// See `WorkSource`.

@@ -50,4 +50,18 @@ import Testing
         #expect(worker.source.removedWorkers.calls == [worker.source.beats.calls[0].identity.id])
         #expect(worker.source.claims.calls.isEmpty)
     }
+
+    @Test func aStopEndsTheIdleWaitForWorkRatherThanWaitingItOut() async throws {
+        // Given an idle worker whose wait for work would last an hour
+        // (a Redis BLMOVE ends when its task is cancelled: RedisClientBlockingTests)
+        let worker = try WorkerHarness(configure: { $0.idleWait = .seconds(3600) })
+        await worker.source.workWaits.wait()
+
+        // When it is stopped, then it stops (the suite's time limit catches a
+        // worker that waits the hour out), claiming nothing
+        try await worker.stop()
+        #expect(worker.source.workWaits.calls == [.seconds(3600)])
+        #expect(worker.source.claims.calls.isEmpty)
+        #expect(worker.logs.calls.contains("stopping: no new jobs"))
+    }
 }

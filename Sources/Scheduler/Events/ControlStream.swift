@@ -27,12 +27,13 @@ public struct ControlStream: Sendable {
 
     /// Reads the messages after `position` (`$` for "from now", else a stream
     /// id), waiting up to `timeout`. Returns them with the position to read from next.
+    /// A cancelled caller stops waiting at once and gets no messages.
     public func read(after position: String, timeout: Duration, using blockingClient: RedisClient)
         async throws(SchedulerError) -> (messages: [Message], next: String)
     {
         let reply: RedisReply
         do {
-            reply = try await blockingClient.send([
+            reply = try await blockingClient.sendBlocking([
                 "XREAD", "COUNT", "1000", "BLOCK", String(max(1, timeout.milliseconds)), "STREAMS", queue.keys.control, position,
             ])
         } catch {

@@ -137,7 +137,8 @@ public struct EventStream: Sendable {
     /// blocking `XREAD` for them all, which a Redis Cluster serves too, since
     /// every key of a queue lives in one hash slot. At most `count` entries
     /// per stream; the streams with none are left out, and so is every
-    /// stream on timeout.
+    /// stream on timeout or when the caller's task is cancelled (it stops
+    /// waiting at once).
     public func read(
         after positions: [String?: Position], timeout: Duration, count: Int = 1000, using blockingClient: RedisClient
     ) async throws(SchedulerError) -> [String?: Page] {
@@ -147,7 +148,7 @@ public struct EventStream: Sendable {
         let batchOfKey = Dictionary(streams.map { ($0.key, $0.batch) }, uniquingKeysWith: { first, _ in first })
         let reply: RedisReply
         do {
-            reply = try await blockingClient.send(
+            reply = try await blockingClient.sendBlocking(
                 ["XREAD", "COUNT", String(max(1, count)), "BLOCK", String(max(1, timeout.milliseconds)), "STREAMS"]
                     + streams.map(\.key) + streams.map(\.position.streamID))
         } catch {

@@ -57,11 +57,12 @@ extension JobQueue {
     /// The wait is a `BLMOVE` of the commands list's head to
     /// `commands:pending`, which the next step by any worker drains first: a
     /// document taken while waking never leaves Redis, whatever happens to
-    /// this worker, and documents keep their order.
+    /// this worker, and documents keep their order. So a cancelled caller
+    /// stops waiting at once (`RedisClient.sendBlocking`) and gets false.
     public func waitForControlDocument(using blockingClient: RedisClient, timeout: Duration) async throws(SchedulerError) -> Bool {
         let seconds = String(format: "%.3f", Double(timeout.milliseconds) / 1000)
         do {
-            let reply = try await blockingClient.send(["BLMOVE", keys.commands, keys.pendingCommands, "LEFT", "RIGHT", seconds])
+            let reply = try await blockingClient.sendBlocking(["BLMOVE", keys.commands, keys.pendingCommands, "LEFT", "RIGHT", seconds])
             return reply != .null
         } catch {
             throw .redis(error)

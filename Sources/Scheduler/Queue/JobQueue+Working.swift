@@ -24,11 +24,12 @@ extension JobQueue {
     ///
     /// The wait is a `BLMOVE` of the intake list's head to `intake:pending`,
     /// which the next claim drains: a document taken while waking never
-    /// leaves Redis, whatever happens to this worker.
+    /// leaves Redis, whatever happens to this worker. So a cancelled caller
+    /// stops waiting at once (`RedisClient.sendBlocking`) and gets false.
     public func waitForWork(using blockingClient: RedisClient, timeout: Duration) async throws(SchedulerError) -> Bool {
         let seconds = String(format: "%.3f", Double(timeout.milliseconds) / 1000)
         do {
-            let reply = try await blockingClient.send(["BLMOVE", keys.intake, keys.pendingIntake, "LEFT", "RIGHT", seconds])
+            let reply = try await blockingClient.sendBlocking(["BLMOVE", keys.intake, keys.pendingIntake, "LEFT", "RIGHT", seconds])
             return reply != .null
         } catch {
             throw .redis(error)

@@ -22,7 +22,9 @@ public protocol WorkSource: Sendable {
 
     /// Claims up to `count` jobs for `worker`, highest priority first.
     func claim(upTo count: Int, worker: String) async throws(SchedulerError) -> [Job]
-    /// Waits until work may be there to claim, or `timeout` passed.
+    /// Waits until work may be there to claim, or `timeout` passed, or the
+    /// caller's task is cancelled (a stop: it returns at once, and what the
+    /// wait took stays for the next claim).
     /// - Returns: whether work was signalled.
     func waitForWork(timeout: Duration) async throws(SchedulerError) -> Bool
     /// Ends `ends` of `worker`'s jobs and claims up to `count` more in one
@@ -50,12 +52,14 @@ public protocol WorkSource: Sendable {
     /// The position after the last control message sent so far.
     func latestControlPosition() async throws(SchedulerError) -> String
     /// The control messages (cancellations, priority changes) after
-    /// `position`, waiting up to `timeout` for one; and the position to read from next.
+    /// `position`, waiting up to `timeout` for one (or until the caller's
+    /// task is cancelled); and the position to read from next.
     func controlMessages(after position: String, timeout: Duration)
         async throws(SchedulerError) -> (messages: [ControlStream.Message], next: String)
     /// Applies one step of the next control document clients pushed, if any.
     func applyControlDocumentStep() async throws(SchedulerError) -> ControlDocumentStep
-    /// Waits until a control document may be there, or `timeout` passed.
+    /// Waits until a control document may be there, or `timeout` passed, or
+    /// the caller's task is cancelled.
     func waitForControlDocument(timeout: Duration) async throws(SchedulerError) -> Bool
 
     // MARK: Presence

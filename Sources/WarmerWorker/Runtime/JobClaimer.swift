@@ -41,6 +41,13 @@ struct JobClaimer: Service {
     static let cacheRecheckInterval: Duration = .seconds(5)
 
     func run() async {
+        // Said here, not before the service group runs: the group traps the
+        // stop signals before it starts any service, so a supervisor that
+        // stops the worker as soon as it reads this line gets a graceful
+        // stop, not a death by SIGTERM's default action.
+        logger.info("started", metadata: [
+            "worker": "\(workerID)", "queue": "\(source.name)", "concurrency": "\(running.capacity)",
+        ])
         await withDiscardingTaskGroup { lanes in
             await withTaskCancellationOrGracefulShutdownHandler {
                 await claimUntilDraining(lanes: &lanes)
@@ -109,7 +116,11 @@ struct JobClaimer: Service {
                 let jobs = try await source.claim(upTo: await running.freeSlots, worker: workerID)
                 backoff.reset()
                 if jobs.isEmpty {
-                    _ = try await source.waitForWork(timeout: idleWait)
+                    // A stop ends the wait at once rather than after it (the
+                    // wait's effect stays in Redis: `WorkSource.waitForWork`).
+                    _ = try await cancelWhenGracefulShutdown { [source, idleWait] in
+                        try await source.waitForWork(timeout: idleWait)
+                    }
                     continue
                 }
                 for job in jobs {

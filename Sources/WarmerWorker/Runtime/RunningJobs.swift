@@ -12,7 +12,8 @@ actor RunningJobs {
     private var jobs: [String: Entry] = [:]
     private var slotWaiters: [CheckedContinuation<Void, Never>] = []
     private var emptyWaiters: [CheckedContinuation<Void, Never>] = []
-    private let capacity: Int
+    /// The slots: the worker's `--concurrency`.
+    let capacity: Int
     /// The held jobs' leases, for the lease keeper's thread.
     nonisolated let leases = HeldLeases()
 

@@ -169,10 +169,6 @@ package struct Worker: Sendable {
             gracePeriod: configuration.gracePeriod, clock: configuration.clock, logger: logger
         ))
         WorkerMetrics.slots(held: 0, capacity: configuration.concurrency)
-        logger.info("started", metadata: [
-            "worker": "\(workerID)", "queue": "\(source.name)",
-            "concurrency": "\(configuration.concurrency)",
-        ])
         var groupConfiguration = ServiceGroupConfiguration(
             services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
             gracefulShutdownSignals: configuration.shutdownSignals,
