@@ -140,16 +140,36 @@ run_swift_test() {
     || code=${PIPESTATUS[0]}
   if ((code != 0)); then status=$code; fi
 }
-# Suites that run a whole Redis Cluster (6 redis-servers) with workers
-# through it take the machine for themselves: beside the others, on 2 cores,
-# they starve their timers (workers then miss their grace periods). The
-# whole suite runs them afterwards, alone; with arguments, the test binary
-# gets exactly those.
+# The fuzzing (below) of the whole suite runs beside RedisClusterTests, at
+# the lowest CPU priority: those tests mostly wait, the fuzzers take what
+# they leave. Its output is shown when it ends.
+FUZZ_LOG="$STATE/fuzz.log"
+fuzz_pid=
+fuzz_status=0
+start_fuzzing() {
+  log "scripts/fuzz.sh ${WARMER_FUZZ_SECONDS:-20} (nice 19, beside the cluster suite; output in $FUZZ_LOG)"
+  nice -n 19 scripts/fuzz.sh "${WARMER_FUZZ_SECONDS:-20}" >"$FUZZ_LOG" 2>&1 &
+  fuzz_pid=$!
+}
+finish_fuzzing() {
+  [[ -n $fuzz_pid ]] || return 0
+  wait "$fuzz_pid" || fuzz_status=$?
+  fuzz_pid=
+  cat "$FUZZ_LOG"
+}
+trap 'if [[ -n $fuzz_pid ]]; then kill -- "$fuzz_pid" 2>/dev/null || true; fi; stop_services' EXIT
+
+# Suites that run a whole Redis Cluster (6 redis-servers each) with workers
+# through it run by themselves: beside the others, on 2 cores, they starved
+# their timers (workers then missed their grace periods). The whole suite
+# runs them afterwards, side by side with each other and the fuzzers; with
+# arguments, the test binary gets exactly those.
 ALONE_SUITES=(RedisClusterTests)
 if (($# == 0)); then
   skips=()
   for suite in "${ALONE_SUITES[@]}"; do skips+=(--skip "$suite"); done
   run_swift_test "${skips[@]}"
+  if [[ -z ${WARMER_SANITIZER:-} && ${WARMER_FUZZ_SECONDS:-20} != 0 ]]; then start_fuzzing; fi
   for suite in "${ALONE_SUITES[@]}"; do run_swift_test --filter "$suite"; done
 else
   run_swift_test "$@"
@@ -177,17 +197,12 @@ fi
 
 # --- Fuzzing ----------------------------------------------------------------
 # The whole suite (no arguments, no WARMER_SANITIZER: the fuzzers bring
-# their own ASan) ends with a short libFuzzer run of every input parser
-# (scripts/fuzz.sh; docs/testing.md): WARMER_FUZZ_SECONDS per target,
-# default 20, the targets side by side (under 40 s with the fuzz build), 0 to skip. A crash or
-# broken property fails the run like a failed test. The services are not
-# needed for it.
-fuzz_status=0
-if (($# == 0)) && [[ -z ${WARMER_SANITIZER:-} && ${WARMER_FUZZ_SECONDS:-20} != 0 ]]; then
-  stop_services
-  log "scripts/fuzz.sh ${WARMER_FUZZ_SECONDS:-20}"
-  scripts/fuzz.sh "${WARMER_FUZZ_SECONDS:-20}" || fuzz_status=$?
-fi
+# their own ASan) includes a short libFuzzer run of every input parser
+# (scripts/fuzz.sh; docs/testing.md), started with the cluster suite above:
+# WARMER_FUZZ_SECONDS per target, default 20, the targets side by side
+# (under 40 s with the fuzz build), 0 to skip. A crash or broken property
+# fails the run like a failed test.
+finish_fuzzing
 
 # Repeat the failures last, where a log that keeps only its tail shows them.
 if ((status != 0)); then

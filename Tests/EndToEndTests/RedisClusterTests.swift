@@ -7,8 +7,10 @@ import TestSupport
 /// address of a node that does not serve the queue's slot: redirects are
 /// followed, a slot moving to another master (with its `ASK` phase) and a
 /// master dying mid-batch lose nothing, and queues on different masters run
-/// side by side.
-@Suite(.serialized)
+/// side by side. Each test has a cluster of its own, so the four run side
+/// by side too (scripts/test.sh runs them after the rest of the suite, by
+/// themselves).
+@Suite
 struct RedisClusterTests {
     @Test func aWorkerAndTheCommandsWorkThroughANodeThatDoesNotServeTheQueue() async throws {
         try await withCluster { cluster in
