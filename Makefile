@@ -109,10 +109,10 @@ bench-cache-sweep:
 	bench/cache-sweep.sh
 
 build:
-	scripts/swift-build.sh
+	SWIFT_DETERMINISTIC_HASHING=1 swift build
 
 release:
-	scripts/swift-build.sh -c release
+	SWIFT_DETERMINISTIC_HASHING=1 swift build -c release
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz .services bench/.work

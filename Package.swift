@@ -252,19 +252,3 @@ if Context.environment["WARMER_FUZZ"] == "1" {
         .executableTarget(name: "Fuzz\($0)", dependencies: ["WarmerInputProperties"], path: "Fuzz/Targets/\($0)")
     }
 }
-
-// MARK: Indexing only the tests
-//
-// On Linux, SwiftPM finds XCTest cases by reading the index store's records of
-// the test modules, so a test build needs them ("index store path does not
-// exist" without). By default a debug build indexes every module it compiles,
-// the dependencies included (NIO, Hummingbird, swift-configuration...): a
-// third of a cold build. The scripts build with `--disable-index-store` and
-// set WARMER_TEST_INDEX_STORE to the store SwiftPM reads, `<bin path>/index/store`:
-// only the test modules are indexed there, all that discovery needs (Swift
-// Testing finds its tests at run time). A plain `swift build` indexes as usual.
-if let indexStore = Context.environment["WARMER_TEST_INDEX_STORE"] {
-    for target in package.targets where target.type == .test {
-        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-index-store-path", indexStore])]
-    }
-}

@@ -32,7 +32,7 @@ step() { printf '\n==> %s\n' "$*" >&2; }
 step "Checking system packages"
 scripts/bootstrap.sh
 step "Building warmer (swift build)"
-scripts/swift-build.sh # (the build every script runs: see its header)
+SWIFT_DETERMINISTIC_HASHING=1 swift build # (a stable build plan: scripts/test.sh)
 warmer="$(swift build --show-bin-path)/warmer"
 
 # --- 2. Services -------------------------------------------------------------

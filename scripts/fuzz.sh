@@ -53,9 +53,8 @@ log "building the fuzzers (WARMER_FUZZ=1, -sanitize=fuzzer,address) in $SCRATCH"
 # themselves go in one -sanitize= flag, because swiftc keeps only the last
 # one (`--sanitize fuzzer --sanitize address` instruments for one of the two,
 # whichever SwiftPM happens to list last). lld: with gold, libFuzzer finds no
-# coverage counters. No index store: nothing reads it (scripts/swift-build.sh).
-# (The filter drops a harmless warning for ASan helpers.)
-BUILD=(env SWIFT_DETERMINISTIC_HASHING=1 swift build --scratch-path "$SCRATCH" --disable-index-store --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
+# coverage counters. (The filter drops a harmless warning for ASan helpers.)
+BUILD=(env SWIFT_DETERMINISTIC_HASHING=1 swift build --scratch-path "$SCRATCH" --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld)
 build_log=$(mktemp)
 if ! WARMER_FUZZ=1 "${BUILD[@]}" >"$build_log" 2>&1; then
   grep -v "Cannot export local symbol" "$build_log" >&2

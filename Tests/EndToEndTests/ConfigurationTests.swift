@@ -114,7 +114,7 @@ import TestSupport
         let documented = String(document[begin.lowerBound..<end.upperBound])
         #expect(documented == SettingsTable.markdown(), """
             docs/configuration.md's settings table differs from the catalogue (Sources/Warmer/Configuration/Settings*.swift).
-            Regenerate it: make build && .build/debug/warmer settings --markdown --update docs/configuration.md
+            Regenerate it: swift build && .build/debug/warmer settings --markdown --update docs/configuration.md
             """)
     }
 

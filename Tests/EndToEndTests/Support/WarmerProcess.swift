@@ -20,7 +20,7 @@ final class WarmerProcess: Sendable {
         }
         let fallback = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent(".build/debug/warmer")
         guard FileManager.default.isExecutableFile(atPath: fallback.path) else {
-            throw CommandFailed(command: "locate warmer", status: -1, output: "build the package first (make build)")
+            throw CommandFailed(command: "locate warmer", status: -1, output: "build the package first (swift build)")
         }
         return fallback
     }
