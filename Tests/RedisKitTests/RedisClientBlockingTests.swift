@@ -21,15 +21,30 @@ struct RedisClientBlockingTests {
         return flags.contains("b")
     }
 
-    @Test func aCancelledCallerGetsNullAtOnceWhileRedisStillRunsTheCommand() async throws {
-        // Given a client blocked in a BLMOVE that would wait a minute
+    /// A client blocked in a BLMOVE from `source` to `destination` that
+    /// would wait a minute, the task waiting for it, and another client.
+    private struct BlockedMove {
+        let blocking: RedisClient, other: RedisClient
+        let name: String, source: String, destination: String
+        let wait: Task<RedisReply, any Error>
+    }
+
+    private func startBlockedMove(_ prefix: String) async throws -> BlockedMove {
         let blocking = try makePatientClient()
         let other = try makeClient()
-        let name = TestEnvironment.uniqueName("blocked")
+        let name = TestEnvironment.uniqueName(prefix)
         let source = name + ":source", destination = name + ":destination"
         try await blocking.send(["CLIENT", "SETNAME", name])
         let wait = Task { try await blocking.sendBlocking(["BLMOVE", source, destination, "LEFT", "RIGHT", "60"]) }
         #expect(await eventually { (try? await isBlocked(name, seenBy: other)) == true })
+        return BlockedMove(blocking: blocking, other: other, name: name, source: source, destination: destination, wait: wait)
+    }
+
+    @Test func aCancelledCallerGetsNullAtOnceWhileRedisStillRunsTheCommand() async throws {
+        // Given a client blocked in a BLMOVE that would wait a minute
+        let move = try await startBlockedMove("blocked")
+        let (blocking, other, wait) = (move.blocking, move.other, move.wait)
+        let (name, source, destination) = (move.name, move.source, move.destination)
 
         // When its task is cancelled
         wait.cancel()
@@ -64,17 +79,11 @@ struct RedisClientBlockingTests {
     }
 
     @Test func anUncancelledBlockingCommandGetsItsReply() async throws {
-        let blocking = try makePatientClient()
-        let other = try makeClient()
-        let name = TestEnvironment.uniqueName("woken")
-        let source = name + ":source", destination = name + ":destination"
-        try await blocking.send(["CLIENT", "SETNAME", name])
-        let wait = Task { try await blocking.sendBlocking(["BLMOVE", source, destination, "LEFT", "RIGHT", "60"]) }
-        #expect(await eventually { (try? await isBlocked(name, seenBy: other)) == true })
+        let move = try await startBlockedMove("woken")
 
-        try await other.send(["RPUSH", source, "document"])
+        try await move.other.send(["RPUSH", move.source, "document"])
 
-        #expect(try await wait.value == .string("document"))
-        #expect(try await other.send(["LRANGE", destination, "0", "-1"]) == .array([.string("document")]))
+        #expect(try await move.wait.value == .string("document"))
+        #expect(try await move.other.send(["LRANGE", move.destination, "0", "-1"]) == .array([.string("document")]))
     }
 }
