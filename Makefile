@@ -109,10 +109,10 @@ bench-cache-sweep:
 	bench/cache-sweep.sh
 
 build:
-	SWIFT_DETERMINISTIC_HASHING=1 swift build
+	scripts/swift-build.sh
 
 release:
-	SWIFT_DETERMINISTIC_HASHING=1 swift build -c release
+	scripts/swift-build.sh -c release
 
 clean:
 	rm -rf .build .build-asan .build-tsan .build-fuzz .services bench/.work

@@ -33,8 +33,8 @@ if [[ -n ${BENCH_WARMER:-} ]]; then
   warmer=$(realpath "$BENCH_WARMER")
 else
   log "swift build -c release"
-  SWIFT_DETERMINISTIC_HASHING=1 swift build -c release
-  warmer="$(swift build -c release --show-bin-path)/warmer"
+  scripts/swift-build.sh -c release
+  warmer="$(scripts/swift-build.sh -c release --show-bin-path)/warmer"
 fi
 
 FOLDER=$(mktemp -d "$PWD/bench/.sweep-XXXXXX")

@@ -37,8 +37,8 @@ bench_setup() {
     warmer=$(realpath "$BENCH_WARMER") # given: nothing to build
   else
     log "swift build -c release"
-    SWIFT_DETERMINISTIC_HASHING=1 swift build -c release # (a stable build plan: scripts/test.sh)
-    warmer="$(swift build -c release --show-bin-path)/warmer"
+    scripts/swift-build.sh -c release # (every script builds through it: see its header)
+    warmer="$(scripts/swift-build.sh -c release --show-bin-path)/warmer"
   fi
   scripts/make-corpus.sh "$CORPUS" "$COUNT"
   rm -rf "$WORK"

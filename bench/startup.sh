@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scripts/bootstrap.sh
-SWIFT_DETERMINISTIC_HASHING=1 swift build -c release --product warmer >&2
+scripts/swift-build.sh -c release --product warmer >&2
 warmer=$PWD/.build/release/warmer
 exec farm-bench -n "${BENCH_RUNS:-20}" --warmup 2 \
   --vs "env LD_PRELOAD=libvips.so.42 $warmer --version" -- "$warmer" --version

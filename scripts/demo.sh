@@ -32,8 +32,8 @@ step() { printf '\n==> %s\n' "$*" >&2; }
 step "Checking system packages"
 scripts/bootstrap.sh
 step "Building warmer (swift build)"
-SWIFT_DETERMINISTIC_HASHING=1 swift build # (a stable build plan: scripts/test.sh)
-warmer="$(swift build --show-bin-path)/warmer"
+scripts/swift-build.sh # (every script builds through it: see its header)
+warmer="$(scripts/swift-build.sh --show-bin-path)/warmer"
 
 # --- 2. Services -------------------------------------------------------------
 # shellcheck source=scripts/services.sh

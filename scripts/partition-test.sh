@@ -145,7 +145,7 @@ setup_network
 mkdir -p "$RUN"
 if [[ ! -x $WARMER ]]; then
   log "building warmer"
-  SWIFT_DETERMINISTIC_HASHING=1 swift build --product warmer
+  "$REPO/scripts/swift-build.sh" --product warmer
 fi
 scripts/make-corpus.sh "$CORPUS" "$COUNT2"
 mapfile -t FILES < <(cd "$CORPUS" && ls img-*)

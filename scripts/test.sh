@@ -72,12 +72,8 @@ case ${WARMER_SANITIZER:-} in
   *) log "WARMER_SANITIZER must be address or thread, not '$WARMER_SANITIZER'"; exit 2 ;;
 esac
 log "swift build --build-tests ${BUILD[*]}"
-# SWIFT_DETERMINISTIC_HASHING: SwiftPM writes a package's trait defines
-# (swift-configuration's -DJSON -DYAML) in the order of a Set, which a new
-# seed per process shuffles: every other build then recompiled
-# swift-configuration and all that depends on it, 10-60 s of a warm run.
-# Only the build gets it: the tests and the processes they start hash as usual.
-SWIFT_DETERMINISTIC_HASHING=1 swift build --build-tests "${BUILD[@]}"
+# A fixed environment and a stable build plan: scripts/swift-build.sh.
+scripts/swift-build.sh --build-tests "${BUILD[@]}"
 
 # --- Fixture images ---------------------------------------------------------
 # The generated corpus is cached in $STATE/corpus between runs; every run
