@@ -152,7 +152,7 @@ let package = Package(
         .target(name: "WarmerInputProperties", dependencies: ["WarmerInput"], path: "Fuzz/Properties"),
 
         // (VipsKit: the test images are made in-process, `NoiseCanvas`.)
-        .target(name: "TestSupport", dependencies: ["VipsKit"], path: "Tests/TestSupport"),
+        .target(name: "TestSupport", dependencies: ["VipsKit", "WarmerSupport"], path: "Tests/TestSupport"),
         .testTarget(name: "WarmerSupportTests", dependencies: ["WarmerSupport", "TestSupport"]),
         .testTarget(name: "CurlKitTests", dependencies: ["CurlKit", "TestSupport"]),
         .testTarget(name: "VipsKitTests", dependencies: ["VipsKit", "TestSupport"]),

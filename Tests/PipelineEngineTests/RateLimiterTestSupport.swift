@@ -5,13 +5,6 @@ import TestSupport
 
 // The manual clock and helpers the RateLimiter tests drive the limiter with.
 
-/// The limiter keeps time with the tests' manual clock (TestSupport).
-extension ManualClock: RateLimiterClock {
-    public func sleep(until deadline: ContinuousClock.Instant) async throws {
-        try await sleep(until: deadline, tolerance: nil)
-    }
-}
-
 /// A limiter on a manual clock, with one task per `acquire` that records
 /// whether it was granted or cancelled.
 final class Harness: Sendable {

@@ -1,4 +1,5 @@
 import Synchronization
+import WarmerSupport
 
 /// A clock that moves only when the test moves it (`advance(by:)`), with
 /// `ContinuousClock`'s instants: code under test sleeps on it as on a real
@@ -9,7 +10,7 @@ import Synchronization
 /// before `advance(by:)` returns; a sleep it does not reach stays pending,
 /// so "nothing happens before the deadline" is a plain assertion, with no
 /// time left to chance.
-public final class ManualClock: Clock, Sendable {
+public final class ManualClock: TimerClock, Sendable {
     public typealias Instant = ContinuousClock.Instant
 
     private struct Sleeper {

@@ -1,5 +1,4 @@
 import Foundation
-import TestSupport
 
 /// The repository's own files, as the docs tests read them: its root (found
 /// from this source file's path), its folders, and the files git tracks.

@@ -6,8 +6,6 @@ import Testing
 import TestSupport
 @testable import WarmerWorker
 
-extension ManualClock: WorkerClock {}
-
 /// The worker's timers (the grace period, job time limits, heartbeats) on a
 /// clock the test moves by hand: each fires at its deadline and not a
 /// moment before, with no real time waited. The suite's time limit only

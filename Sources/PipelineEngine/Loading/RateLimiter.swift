@@ -1,4 +1,5 @@
 import Synchronization
+import WarmerSupport
 
 /// Paces downloads with token buckets: one global bucket and one per host
 /// (see `RateLimiterConfiguration`), with strict priorities among waiters
@@ -66,11 +67,11 @@ import Synchronization
 final class RateLimiter: Sendable {
     /// The configuration the limiter was created with.
     let configuration: RateLimiterConfiguration
-    private let clock: any RateLimiterClock
+    private let clock: any TimerClock
     private let state: Mutex<State>
 
     /// Creates a limiter; `clock` is the time source (a manual one in tests).
-    init(configuration: RateLimiterConfiguration, clock: some RateLimiterClock = ContinuousRateLimiterClock()) {
+    init(configuration: RateLimiterConfiguration, clock: some TimerClock = ContinuousClock()) {
         self.configuration = configuration
         self.clock = clock
         let global = configuration.global.map { TokenBucket($0, now: clock.now) }
@@ -226,7 +227,7 @@ final class RateLimiter: Sendable {
         let generation = state.timerGeneration
         let clock = self.clock
         let task = Task.detached { [weak self] in
-            do { try await clock.sleep(until: deadline) } catch { return } // replaced
+            do { try await clock.sleep(until: deadline, tolerance: nil) } catch { return } // replaced
             self?.timerFired(generation: generation)
         }
         state.timer = PassTimer(deadline: deadline, generation: generation, task: task)

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import WarmerSupport
 
 /// Loads image requests through the caches, the network and libvips.
 ///
@@ -36,12 +37,12 @@ public final class ImagePipeline: Sendable {
 
     /// Creates a pipeline.
     public convenience init(configuration: Configuration) {
-        self.init(configuration: configuration, rateLimiterClock: ContinuousRateLimiterClock())
+        self.init(configuration: configuration, rateLimiterClock: ContinuousClock())
     }
 
     /// Creates a pipeline whose rate limiter keeps time with `rateLimiterClock`
     /// (a test's manual clock).
-    init(configuration: Configuration, rateLimiterClock: some RateLimiterClock) {
+    init(configuration: Configuration, rateLimiterClock: some TimerClock) {
         self.configuration = configuration
         self.cache = Cache(dataCache: configuration.dataCache, imageCache: configuration.imageCache)
         self.queues = StageQueues(configuration.concurrency)

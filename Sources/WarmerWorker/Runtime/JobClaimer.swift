@@ -34,7 +34,7 @@ struct JobClaimer: Service {
     /// How long held jobs get to finish after the stop signal (`--grace-period`).
     let gracePeriod: Duration
     /// What the grace period and the cache folder's re-checks run on.
-    let clock: any WorkerClock
+    let clock: any TimerClock
     let logger: Logger
 
     /// How often a folder that took no writes is checked again.

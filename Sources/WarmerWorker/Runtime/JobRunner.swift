@@ -36,7 +36,7 @@ struct JobRunner: Sendable {
     /// The time limit of a job that has none of its own (`--job-timeout`).
     let jobTimeout: Duration
     /// What the time limits run on.
-    let clock: any WorkerClock
+    let clock: any TimerClock
     /// Checked when a job could not write to the cache: a folder that takes
     /// no writes stops the worker claiming, and its jobs go back to the queue.
     let cacheHealth: CacheFolderHealth

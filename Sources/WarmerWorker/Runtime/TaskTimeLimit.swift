@@ -1,5 +1,6 @@
 import PipelineEngine
 import Synchronization
+import WarmerSupport
 
 /// Cancels an `ImageTask` that is still running when its time limit passes,
 /// and tells afterwards whether that is why it ended.
@@ -24,7 +25,7 @@ package final class TaskTimeLimit: Sendable {
     }
 
     /// Starts counting on `clock`: `task` is cancelled when `limit` passes before `stop()`.
-    package init(_ limit: Duration, on clock: any WorkerClock = ContinuousClock(), cancelling task: ImageTask) {
+    package init(_ limit: Duration, on clock: any TimerClock = ContinuousClock(), cancelling task: ImageTask) {
         self.limit = limit
         // (The watchdog holds the limit until it fires or `stop()` cancels it.)
         let watchdog = Task { [self] in

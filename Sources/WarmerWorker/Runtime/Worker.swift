@@ -49,8 +49,8 @@ package struct Worker: Sendable {
         /// worker runs inside a service group of someone else's (tests),
         /// which shuts it down.
         package var shutdownSignals: [UnixSignal] = [.sigterm, .sigint]
-        /// What the worker's timers run on (`WorkerClock`): real time, unless a test moves it.
-        package var clock: any WorkerClock = ContinuousClock()
+        /// What the worker's timers run on (`TimerClock`): real time, unless a test moves it.
+        package var clock: any TimerClock = ContinuousClock()
 
         /// The defaults: 8 jobs at once, 30 s of grace, no HTTP server.
         package init() {}

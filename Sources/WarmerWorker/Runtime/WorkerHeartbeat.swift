@@ -1,6 +1,7 @@
 import Logging
 import Scheduler
 import ServiceLifecycle
+import WarmerSupport
 
 /// Keeps this worker's record in the queue's worker registry: beats every
 /// third of a lease period until a graceful shutdown or cancellation, then
@@ -19,14 +20,14 @@ struct WorkerHeartbeat: Service {
     /// What the worker is doing now, read before every beat.
     let load: @Sendable () async -> WorkerLoad
     /// What the beats are timed on.
-    let clock: any WorkerClock
+    let clock: any TimerClock
     let logger: Logger
 
     /// Time between beats: a third of the lease, so two beats may be lost
     /// before the record lapses.
     var interval: Duration { source.leaseDuration / 3 }
 
-    init(source: any WorkSource, identity: WorkerIdentity, clock: any WorkerClock, logger: Logger,
+    init(source: any WorkSource, identity: WorkerIdentity, clock: any TimerClock, logger: Logger,
          load: @escaping @Sendable () async -> WorkerLoad) {
         self.source = source
         self.identity = identity
