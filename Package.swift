@@ -135,6 +135,8 @@ let package = Package(
             name: "Warmer",
             dependencies: [
                 "WarmerWorker", "WarmerServer", "PipelineEngine", "Scheduler", "RedisKit", "WarmerInput", "WarmerSupport",
+                // Only to keep libcrypto's state until exit, first thing in main (`MessageDigest.keepLibraryUntilExit`).
+                "DigestKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DigestKit
 import PipelineEngine
 import WarmerSupport
 
@@ -21,6 +22,9 @@ struct WarmerCommand: AsyncParsableCommand {
     /// (`NegativeNumberArguments`), so that a negative number reaches the
     /// flag and is refused with its range rather than taken for an option.
     static func main() async {
+        // Before libcurl or anything else initialises libcrypto: its exit-time
+        // clean-up must not free what a thread still hashing would read.
+        MessageDigest.keepLibraryUntilExit()
         await main(NegativeNumberArguments.joined(Array(CommandLine.arguments.dropFirst())))
     }
 }
