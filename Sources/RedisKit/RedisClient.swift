@@ -81,7 +81,11 @@ public final class RedisClient: Sendable {
     ///   connection could be made, `.connection` when it broke meanwhile.
     @discardableResult
     public func send(_ command: [String]) async throws(RedisError) -> RedisReply {
-        let replies = try await pipeline([command])
+        try Self.onlyReply(of: try await pipeline([command]))
+    }
+
+    /// The reply of a one-command request; an error reply thrown.
+    private static func onlyReply(of replies: [RedisReply]) throws(RedisError) -> RedisReply {
         guard let reply = replies.first else { throw .unexpectedReply("no reply") }
         if case .error(let message) = reply { throw .server(message) }
         return reply
@@ -117,9 +121,7 @@ public final class RedisClient: Sendable {
         } onCancel: {
             handoff.resume(with: .success([.null]))
         }
-        guard let reply = try result.get().first else { throw .unexpectedReply("no reply") }
-        if case .error(let message) = reply { throw .server(message) }
-        return reply
+        return try Self.onlyReply(of: try result.get())
     }
 
     private func post(_ request: Request) {
