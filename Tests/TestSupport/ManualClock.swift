@@ -22,7 +22,7 @@ public final class ManualClock: TimerClock, Sendable {
         var now: Instant
         var sleepers: [UInt64: Sleeper] = [:]
         var nextID: UInt64 = 0
-        var sleeperWaiters: [(count: Int, deadline: Instant?, resume: CheckedContinuation<Void, Never>)] = []
+        var sleeperWaiters: [UInt64: (count: Int, deadline: Instant?, resume: CheckedContinuation<Void, Never>)] = [:]
 
         func pending(until deadline: Instant?) -> Int {
             guard let deadline else { return sleepers.count }
@@ -94,28 +94,34 @@ public final class ManualClock: TimerClock, Sendable {
     }
 
     /// Returns once at least `count` sleeps are pending (at once if they
-    /// are): sleeps until `deadline` only, when one is given.
+    /// are): sleeps until `deadline` only, when one is given. A cancelled
+    /// task returns at once too (a test racing it against something else).
     public func waitForSleepers(_ count: Int = 1, until deadline: Instant? = nil) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let isReady = state.withLock { state in
-                guard state.pending(until: deadline) < count else { return true }
-                state.sleeperWaiters.append((count, deadline, continuation))
-                return false
+        let id = state.withLock { state in
+            state.nextID += 1
+            return state.nextID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let isReady = state.withLock { state in
+                    guard !Task.isCancelled, state.pending(until: deadline) < count else { return true }
+                    state.sleeperWaiters[id] = (count, deadline, continuation)
+                    return false
+                }
+                if isReady { continuation.resume() }
             }
-            if isReady { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { $0.sleeperWaiters.removeValue(forKey: id) }
+            waiter?.resume.resume()
         }
     }
 
     private func wakeSleeperWaiters() {
         let ready = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            var ready: [CheckedContinuation<Void, Never>] = []
             let pending = state.pending(until:)
-            state.sleeperWaiters.removeAll { waiter in
-                guard pending(waiter.deadline) >= waiter.count else { return false }
-                ready.append(waiter.resume)
-                return true
-            }
-            return ready
+            let ready = state.sleeperWaiters.filter { pending($0.value.deadline) >= $0.value.count }
+            for id in ready.keys { state.sleeperWaiters[id] = nil }
+            return ready.values.map(\.resume)
         }
         ready.forEach { $0.resume() }
     }

@@ -25,6 +25,14 @@ public struct FleetRateLimits: Sendable, Hashable {
     /// Whether a download from `host` needs a permit at all.
     public func limits(host: String) -> Bool { global != nil || limit(forHost: host) != nil }
 
+    /// The shortest spacing the limits that apply to `host` keep between two
+    /// downloads: the interval of the faster of the global and the host
+    /// limit; nil when neither applies.
+    public func spacing(host: String) -> Duration? {
+        let intervals = [Self.interval(global), Self.interval(limit(forHost: host))].filter { $0 > 0 }
+        return intervals.min().map { .microseconds($0) }
+    }
+
     /// Microseconds between two downloads at `rate` per second (0: no limit).
     static func interval(_ rate: Double?) -> Int64 {
         guard let rate, rate > 0, rate.isFinite else { return 0 }

@@ -56,7 +56,7 @@ struct WorkerCommand: AsyncParsableCommand, ConfiguredCommand {
         var pipelineConfiguration = settings.pipelineConfiguration(dataLoader: loader, dataCache: dataCache)
         let fleetRateLimits = settings.fleetRateLimits
         if !fleetRateLimits.isUnlimited {
-            pipelineConfiguration.downloadPermits = FleetRateLimiter(queue: queue, limits: fleetRateLimits, logger: logger)
+            pipelineConfiguration.downloadPermits = FleetRateLimiter(slots: queue, limits: fleetRateLimits, logger: logger)
         }
         let pipeline = ImagePipeline(configuration: pipelineConfiguration)
 

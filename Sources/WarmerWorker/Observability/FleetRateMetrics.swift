@@ -2,8 +2,8 @@ import Metrics
 import Synchronization
 
 /// What the fleet's rate limits (`FleetRateLimiter`) report to swift-metrics:
-/// the downloads that waited for a permit, how long, and how often they were
-/// told to come back later, by host (docs/observability.md, "Metrics").
+/// the downloads that waited for a permit, how long, how often they were
+/// told to come back later, and the slots they woke for too late, by host (docs/observability.md, "Metrics").
 ///
 /// The `host` label is bounded: a host with its own limit
 /// (`--host-rate-limit-override`) keeps its name, and so do the first
@@ -44,6 +44,12 @@ final class FleetRateMetrics: Sendable {
     /// Counts a request told to come back later (its band's horizon was full).
     func refused(host: String) {
         Counter(label: "warmer_fleet_rate_refusals_total", dimensions: [("host", label(of: host))]).increment()
+    }
+
+    /// Counts a slot given up because the download woke for it too late
+    /// (`FleetRateLimiter`): it reserved the next free slot instead.
+    func missedSlot(host: String) {
+        Counter(label: "warmer_fleet_rate_missed_slots_total", dimensions: [("host", label(of: host))]).increment()
     }
 
     /// Counts a permit call that failed because Redis did not answer.

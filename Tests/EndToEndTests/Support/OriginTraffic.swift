@@ -31,6 +31,18 @@ struct OriginTraffic {
         Dictionary(grouping: times) { $0.rounded(.down) }.values.map(\.count).max() ?? 0
     }
 
+    /// The most requests in any `seconds`-long window, wherever it starts:
+    /// a burst shows whether or not it straddles a calendar second.
+    func busiestWindow(seconds: Double) -> Int {
+        var busiest = 0
+        var first = 0
+        for (last, time) in times.enumerated() {
+            while times[first] <= time - seconds { first += 1 }
+            busiest = max(busiest, last - first + 1)
+        }
+        return busiest
+    }
+
     /// Requests per second between the first and the last request: the
     /// seconds requests were in flight, so slowness elsewhere cannot lower it.
     var meanRate: Double {
@@ -40,6 +52,6 @@ struct OriginTraffic {
 
     /// A line for failure messages.
     var summary: String {
-        "\(times.count) requests, busiest second \(busiestSecond), mean \(String(format: "%.2f", meanRate))/s"
+        "\(times.count) requests, busiest second \(busiestSecond), busiest 1-s window \(busiestWindow(seconds: 1)), mean \(String(format: "%.2f", meanRate))/s"
     }
 }

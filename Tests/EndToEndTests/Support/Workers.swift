@@ -56,6 +56,16 @@ final class RunningWorker: Sendable {
         return await process.waitForExit(timeout: .seconds(10))
     }
 
+    /// Stops the process (SIGSTOP) for `duration`, then lets it go on
+    /// (SIGCONT): the stall of a pod throttled by its CPU limit, or of a
+    /// host starved for CPU. The duration is the fault, not a deadline: a
+    /// slower machine only stalls it longer.
+    func pause(for duration: Duration) async throws {
+        process.send(SIGSTOP)
+        defer { process.send(SIGCONT) }
+        try await Task.sleep(for: duration)
+    }
+
     /// Whether the test stopped the worker itself, with `requestStop()` or `kill()`.
     var wasAskedToStop: Bool { stopSent.load(ordering: .sequentiallyConsistent) }
 
