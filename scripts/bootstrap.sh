@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Install the system packages Warmer needs to build, test, demo and benchmark.
 #
-#   scripts/bootstrap.sh
+#   scripts/bootstrap.sh           # everything below
+#   scripts/bootstrap.sh --build   # only the C libraries' headers `swift build` needs
+#                                  # (scripts/test.sh installs the rest while it builds)
 #
 # Safe to run any number of times: each package is checked with `dpkg -s`
 # (python3: any `python3` on PATH will do, see is_present below) and apt is
@@ -47,7 +49,16 @@ REQUIRED_PACKAGES=(
   chromium-driver
 )
 
+# What `swift build` needs: the C modules' headers (and make, to run it).
+BUILD_PACKAGES=(libcurl4-openssl-dev libhiredis-dev libssl-dev libvips-dev make)
+
 log() { echo "bootstrap: $*" >&2; }
+
+case ${1:-} in
+  "") ;;
+  --build) REQUIRED_PACKAGES=("${BUILD_PACKAGES[@]}") ;;
+  *) log "usage: scripts/bootstrap.sh [--build]"; exit 2 ;;
+esac
 
 # is_present PKG: whether PKG is installed. For python3 the scripts only need
 # the interpreter, wherever it comes from: a python3 on PATH counts.

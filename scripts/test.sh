@@ -48,8 +48,25 @@ FIXTURE_COUNT=24
 
 log() { echo "test.sh: $*" >&2; }
 
-scripts/bootstrap.sh
-scripts/test-python-packages.sh
+# The build needs only the C libraries' headers. The rest (redis-server,
+# nginx, chromium, the Python packages...) is installed beside it, since
+# the build keeps both cores busy and apt and pip mostly wait on the
+# network and the disk; the tests start once both are done.
+mkdir -p "$STATE"
+scripts/bootstrap.sh --build
+SETUP_LOG="$STATE/setup.log"
+(scripts/bootstrap.sh && scripts/test-python-packages.sh) >"$SETUP_LOG" 2>&1 &
+setup_pid=$!
+trap 'kill -- "$setup_pid" 2>/dev/null || true' EXIT
+finish_setup() {
+  local code=0
+  wait "$setup_pid" || code=$?
+  cat "$SETUP_LOG" >&2
+  if ((code != 0)); then
+    log "installing the test dependencies failed (exit $code)"
+    exit "$code"
+  fi
+}
 
 # --- Build first: a compile error needs no services ------------------------
 # WARMER_SANITIZER=address|thread builds and runs everything (tests and the
@@ -74,6 +91,8 @@ esac
 log "swift build --build-tests ${BUILD[*]}"
 # A fixed environment and a stable build plan: scripts/swift-build.sh.
 scripts/swift-build.sh --build-tests "${BUILD[@]}"
+finish_setup
+trap - EXIT
 
 # --- Fixture images ---------------------------------------------------------
 # The generated corpus is cached in $STATE/corpus between runs; every run
