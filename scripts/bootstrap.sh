@@ -5,7 +5,7 @@
 #   scripts/bootstrap.sh --build   # only the C libraries' headers `swift build` needs
 #                                  # (scripts/test.sh installs the rest while it builds)
 #
-# Safe to run any number of times: each package is checked with `dpkg -s`
+# Safe to run any number of times: each package is checked with `dpkg-query`
 # (python3: any `python3` on PATH will do, see is_present below) and apt is
 # only invoked (one `apt-get update`, one `apt-get install`) when at
 # least one is missing. When everything is already there it prints nothing.
@@ -65,7 +65,9 @@ esac
 is_present() {
   case $1 in
     python3) command -v python3 >/dev/null 2>&1 ;;
-    *) dpkg -s "$1" >/dev/null 2>&1 ;;
+    # Installed, not merely known: a package removed without --purge keeps
+    # its configuration files, and `dpkg -s` still succeeds for it.
+    *) [[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]] ;;
   esac
 }
 
