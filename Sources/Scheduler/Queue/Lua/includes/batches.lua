@@ -12,6 +12,13 @@ local BATCH_FAILURES = 1000
 local COUNTERS = { completed = 2, failed = 3, cancelled = 4, dead = 5 }
 local COUNTER_NAMES = { 'completed', 'failed', 'cancelled', 'dead' }
 
+-- When a batch that finished at `finishedAt` (ms) expires, with every key
+-- of it: one instant, not each key's own EXPIRE (Redis before 7.2 reads the
+-- clock again for each command of a script, so two EXPIREs could differ).
+local function batchExpiry(finishedAt)
+  return integer(finishedAt + Q.retention * 1000)
+end
+
 -- Adds `counts` (counter name -> number) to the batch's counters, then
 -- marks the batch finished and publishes `batchCompleted` once its counters
 -- add up to its total; a finished batch expires after the retention.
@@ -25,7 +32,7 @@ local function tallyInBatch(batch, counts, at, failures)
   if #failures > 0 then
     redis.call('LPUSH', key .. ':failures', unpack(failures))
     redis.call('LTRIM', key .. ':failures', 0, BATCH_FAILURES - 1)
-    if c[6] then redis.call('EXPIRE', key .. ':failures', Q.retention) end
+    if c[6] then redis.call('PEXPIREAT', key .. ':failures', batchExpiry(tonumber(c[6]))) end
   end
   for _, counter in ipairs(COUNTER_NAMES) do
     local count = counts[counter] or 0
@@ -37,7 +44,7 @@ local function tallyInBatch(batch, counts, at, failures)
   redis.call('HSET', key, 'finishedAt', integer(at))
   emit(batch, { 'v', '1', 'type', 'batchCompleted', 'ts', integer(at), 'total', c[1], 'completed', c[2] or '0',
     'failed', c[3] or '0', 'cancelled', c[4] or '0', 'dead', c[5] or '0' }, true)
-  for _, suffix in ipairs(BATCH_SUFFIXES) do redis.call('EXPIRE', key .. suffix, Q.retention) end
+  for _, suffix in ipairs(BATCH_SUFFIXES) do redis.call('PEXPIREAT', key .. suffix, batchExpiry(at)) end
   -- The index of batches forgets those created longer ago than the retention.
   redis.call('ZREMRANGEBYSCORE', K.batches, '-inf', '(' .. integer(at - Q.retention * 1000))
   return true
