@@ -15,10 +15,7 @@ struct RedisClientBlockingTests {
 
     /// Whether the connection named `name` is blocked in a command, as `CLIENT LIST` says.
     private func isBlocked(_ name: String, seenBy client: RedisClient) async throws -> Bool {
-        let list = try await client.send(["CLIENT", "LIST"]).string ?? ""
-        guard let line = list.split(separator: "\n").first(where: { $0.contains(" name=\(name) ") }) else { return false }
-        let flags = line.split(separator: " ").first { $0.hasPrefix("flags=") }?.dropFirst("flags=".count) ?? ""
-        return flags.contains("b")
+        RedisClientList.isBlocked(name, in: try await client.send(["CLIENT", "LIST"]).string ?? "")
     }
 
     /// A client blocked in a BLMOVE from `source` to `destination` that

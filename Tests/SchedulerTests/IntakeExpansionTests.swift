@@ -25,8 +25,7 @@ struct IntakeExpansionTests {
     @Test func anIdleWorkerWakesForADocumentAndTheDocumentNeverLeavesRedis() async throws {
         // Given an idle worker waiting on the queue
         let queue = try makeQueue()
-        let waiter = Task { try await queue.waitForWork(using: makeClient(), timeout: .seconds(5)) }
-        try await Task.sleep(for: .milliseconds(100))
+        let waiter = try await startIdleWait(on: queue)
         // When a producer pushes a document
         try await push(#"{"v":1,"batch":"wake","urls":["https://images.example/a.jpg"]}"#, to: queue)
         // Then the worker wakes, and the document waits in intake:pending (not in the worker's memory)…

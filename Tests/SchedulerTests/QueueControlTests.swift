@@ -17,8 +17,7 @@ struct QueueControlTests {
         #expect(try await queue.statistics().isPaused)
         try await queue.finish(running, outcome: .completed(source: "network", bytes: 1), worker: worker)
         // When resumed, an idle worker wakes and claims
-        let waiter = Task { try await queue.waitForWork(using: makeClient(), timeout: .seconds(5)) }
-        try await Task.sleep(for: .milliseconds(100))
+        let waiter = try await startIdleWait(on: queue)
         try await queue.resume()
         #expect(try await waiter.value)
         #expect(try await queue.claim(upTo: 1, worker: worker).count == 1)
