@@ -9,7 +9,7 @@ import TestSupport
 /// series: each test has its own queue, so its own limits in Redis, and its
 /// own origin path in nginx's log.
 struct FleetRateStallTests {
-    @Test func aWorkerStalledForHalfASecondGivesItsMissedSlotsUpRatherThanSendThemAtOnce() async throws {
+    @Test func aStalledWorkerGivesItsMissedSlotsUpRatherThanSendThemAtOnce() async throws {
         // Given two workers at --host-rate-limit 20 (the first with /metrics) on 10 s worth of URLs
         let queue = try QueueProbe()
         let cache = try FleetRateLimitTests.cacheFolder()
@@ -25,9 +25,13 @@ struct FleetRateStallTests {
                 let batch = try await queue.enqueue(urls)
                 let started = try await eventually(timeout: .seconds(60)) { try OriginTraffic(path: path).times.count >= 40 }
                 try #require(started, "the downloads did not start:\n\(stalled.logs)\n\(other.logs)")
-                // When the first is stopped for half a second (SIGSTOP) while
-                // it sleeps until the slots it reserved, and then goes on
-                try await stalled[0].pause(for: .milliseconds(500))
+                // When the first is stopped (SIGSTOP) while it sleeps until the
+                // slots it reserved, until the other has made 10 more downloads
+                // (at least half a second of slots, in which those it holds
+                // come due), and then goes on
+                let before = try OriginTraffic(path: path).times.count
+                let stalledLongEnough = try await stalled[0].pause { try OriginTraffic(path: path).times.count >= before + 10 }
+                try #require(stalledLongEnough, "the other worker made no progress:\n\(other.logs)")
                 let status = try await queue.waitUntilFinished(batch: batch, timeout: .seconds(180))
                 #expect(status.completed == urls.count, "\(status)\n\(stalled.logs)\n\(other.logs)")
             }

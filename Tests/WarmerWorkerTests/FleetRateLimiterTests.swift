@@ -12,11 +12,22 @@ import TestSupport
 /// rather than start beside the next one. The suite's time limit only
 /// bounds a broken build's hang.
 @Suite(.timeLimit(.minutes(1))) struct FleetRateLimiterTests {
-    /// 20 downloads a second to any host: slots 50 ms apart.
-    private let twentyPerSecond = FleetRateLimits(perHost: 20)
+    /// A download from `a.example` at 20 a second (slots 50 ms apart)
+    /// asking a limiter whose slots answer `answers`, on a clock of its
+    /// own, returned once it sleeps on that clock.
+    private struct WaitingPermit {
+        let clock: ManualClock
+        let slots: ScriptedDownloadSlots
+        let permit: Task<Void, any Error>
 
-    private func limiter(_ slots: ScriptedDownloadSlots, clock: ManualClock) -> FleetRateLimiter {
-        FleetRateLimiter(slots: slots, limits: twentyPerSecond, clock: clock, logger: Logger(label: "test"))
+        init(_ answers: [DownloadReservation]) async {
+            let clock = ManualClock()
+            let slots = ScriptedDownloadSlots(answers)
+            let limiter = FleetRateLimiter(slots: slots, limits: FleetRateLimits(perHost: 20), clock: clock, logger: Logger(label: "test"))
+            (self.clock, self.slots) = (clock, slots)
+            permit = Task { try await limiter.permit(host: "a.example") { .normal } }
+            await clock.waitForSleepers(1)
+        }
     }
 
     /// What the permit did after the clock moved: started the download, or
@@ -35,11 +46,8 @@ import TestSupport
     }
 
     @Test func aDownloadStartsAtItsSlotAndNotBefore() async throws {
-        let clock = ManualClock()
-        let slots = ScriptedDownloadSlots([.granted(wait: .milliseconds(50))])
-        let limiter = limiter(slots, clock: clock)
-        let permit = Task { try await limiter.permit(host: "a.example") { .normal } }
-        await clock.waitForSleepers(1)
+        let waiting = await WaitingPermit([.granted(wait: .milliseconds(50))])
+        let (clock, slots, permit) = (waiting.clock, waiting.slots, waiting.permit)
 
         clock.advance(by: .milliseconds(49))
         #expect(clock.sleeperCount == 1, "started before its slot")
@@ -50,11 +58,8 @@ import TestSupport
 
     @Test func aDownloadThatWakesLateByMoreThanTheSpacingReservesTheNextFreeSlotInstead() async throws {
         // Given a slot 50 ms ahead, then (for the second request) the next free one 150 ms ahead
-        let clock = ManualClock()
-        let slots = ScriptedDownloadSlots([.granted(wait: .milliseconds(50)), .granted(wait: .milliseconds(150))])
-        let limiter = limiter(slots, clock: clock)
-        let permit = Task { try await limiter.permit(host: "a.example") { .normal } }
-        await clock.waitForSleepers(1)
+        let waiting = await WaitingPermit([.granted(wait: .milliseconds(50)), .granted(wait: .milliseconds(150))])
+        let (clock, slots, permit) = (waiting.clock, waiting.slots, waiting.permit)
 
         // When the process wakes 60 ms after its slot (a stall longer than the 50 ms spacing)
         clock.advance(by: .milliseconds(110))
@@ -69,11 +74,8 @@ import TestSupport
     }
 
     @Test func aDownloadLateByNoMoreThanTheSpacingStartsOnItsSlot() async throws {
-        let clock = ManualClock()
-        let slots = ScriptedDownloadSlots([.granted(wait: .milliseconds(50))])
-        let limiter = limiter(slots, clock: clock)
-        let permit = Task { try await limiter.permit(host: "a.example") { .normal } }
-        await clock.waitForSleepers(1)
+        let waiting = await WaitingPermit([.granted(wait: .milliseconds(50))])
+        let (clock, slots, permit) = (waiting.clock, waiting.slots, waiting.permit)
 
         clock.advance(by: .milliseconds(100))
 
@@ -82,11 +84,8 @@ import TestSupport
     }
 
     @Test func aDownloadGivesUpAtMostOneSlotSoAProcessAlwaysLateStillMakesProgress() async throws {
-        let clock = ManualClock()
-        let slots = ScriptedDownloadSlots([.granted(wait: .milliseconds(50)), .granted(wait: .milliseconds(50))])
-        let limiter = limiter(slots, clock: clock)
-        let permit = Task { try await limiter.permit(host: "a.example") { .normal } }
-        await clock.waitForSleepers(1)
+        let waiting = await WaitingPermit([.granted(wait: .milliseconds(50)), .granted(wait: .milliseconds(50))])
+        let (clock, slots, permit) = (waiting.clock, waiting.slots, waiting.permit)
         clock.advance(by: .milliseconds(200))
         #expect(await next(of: permit, on: clock) == .sleepsAgain)
 

@@ -56,14 +56,15 @@ final class RunningWorker: Sendable {
         return await process.waitForExit(timeout: .seconds(10))
     }
 
-    /// Stops the process (SIGSTOP) for `duration`, then lets it go on
-    /// (SIGCONT): the stall of a pod throttled by its CPU limit, or of a
-    /// host starved for CPU. The duration is the fault, not a deadline: a
-    /// slower machine only stalls it longer.
-    func pause(for duration: Duration) async throws {
+    /// Stops the process (SIGSTOP) until `resumeWhen` holds (polled as
+    /// `eventually` does, a minute at most), then lets it go on (SIGCONT):
+    /// the stall of a pod throttled by its CPU limit, or of a host starved
+    /// for CPU, measured in what the rest of the fleet did meanwhile rather
+    /// than in time. Returns whether `resumeWhen` held.
+    func pause(until resumeWhen: @escaping @Sendable () async throws -> Bool) async throws -> Bool {
         process.send(SIGSTOP)
         defer { process.send(SIGCONT) }
-        try await Task.sleep(for: duration)
+        return try await eventually(timeout: .seconds(60), resumeWhen)
     }
 
     /// Whether the test stopped the worker itself, with `requestStop()` or `kill()`.
