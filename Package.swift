@@ -91,9 +91,9 @@ let package = Package(
                 "DigestKit",
                 .product(name: "Logging", package: "swift-log"),
             ],
-            // The Lua scripts, compiled into the binary as `PackageResources.<file>_lua`
+            // The Lua scripts, compiled into the binary as `EmbeddedText.<file>_lua`
             // (the image ships the `warmer` binary alone): see `QueueScript`.
-            resources: [.embedInCode("Queue/Lua"), .embedInCode("Workers/Lua")]
+            plugins: ["EmbedTextPlugin"]
         ),
         .target(name: "WarmerInput", dependencies: ["PipelineEngine"]),
         .target(
@@ -128,8 +128,8 @@ let package = Package(
             ],
             // `serve` answers GET /openapi.yaml with its contract, and serves the
             // dashboard's HTML, CSS and JavaScript, all compiled in as
-            // `PackageResources.<file>_<extension>`: see `ServerRoutes`, `DashboardAsset`.
-            resources: [.embedInCode("Contract"), .embedInCode("Dashboard/Assets")]
+            // `EmbeddedText.<file>_<extension>`: see `ServerRoutes`, `DashboardAsset`.
+            plugins: ["EmbedTextPlugin"]
         ),
         .executableTarget(
             name: "Warmer",
@@ -149,6 +149,12 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+
+        // Text files compiled into a target as strings (`EmbeddedText`), not with
+        // SwiftPM's `.embedInCode`, whose byte-array literals took the compiler
+        // 15 CPU-s for the Lua alone: see Plugins/EmbedText/main.swift.
+        .executableTarget(name: "EmbedText", path: "Plugins/EmbedText"),
+        .plugin(name: "EmbedTextPlugin", capability: .buildTool(), dependencies: ["EmbedText"]),
 
         // The properties the fuzzers check, shared with the test that replays their corpus.
         .target(name: "WarmerInputProperties", dependencies: ["WarmerInput"], path: "Fuzz/Properties"),

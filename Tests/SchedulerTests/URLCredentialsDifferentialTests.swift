@@ -52,7 +52,7 @@ struct URLCredentialsDifferentialTests {
     static func luaMasked(_ texts: [String]) async throws -> [String] {
         let client = try makeClient()
         let lua = "-- @include context masking\nlocal out = {}\nfor i = FIRST, #ARGV do out[#out + 1] = masked(ARGV[i]) end\nreturn out"
-        let script = QueueScript(LuaFile("masked", Array(lua.utf8))).script.source
+        let script = QueueScript(LuaFile("masked", lua)).script.source
         var masked: [String] = []
         for start in stride(from: 0, to: texts.count, by: 500) {
             let slice = Array(texts[start..<min(start + 500, texts.count)])

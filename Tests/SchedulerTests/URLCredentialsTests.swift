@@ -14,7 +14,7 @@ struct URLCredentialsTests {
     @Test(arguments: Self.cases)
     func theQueueScriptsMaskAlike(text: String, expected: String) async throws {
         let client = try makeClient()
-        let script = QueueScript(LuaFile("masked", Array("-- @include context masking\nreturn masked(ARGV[FIRST])".utf8))).script.source
+        let script = QueueScript(LuaFile("masked", "-- @include context masking\nreturn masked(ARGV[FIRST])")).script.source
         let reply = try await client.send(["EVAL", script, "0", "p:", "1", "1", "1", "1", "1", "1", "1", "0", "", "0", text])
         #expect(reply == .string(expected))
     }

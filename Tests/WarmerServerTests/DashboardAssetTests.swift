@@ -5,7 +5,7 @@ import TestSupport
 @testable import WarmerServer
 
 /// The dashboard's files as the binary carries them (`DashboardAsset`,
-/// SwiftPM `embedInCode`): every file of the assets folder, with the content
+/// Plugins/EmbedTextPlugin): every file of the assets folder, with the content
 /// type of its extension, and nothing that loads from elsewhere. How the
 /// server serves them is WarmerServerTests' `DashboardRouteTests`.
 @Suite

@@ -22,6 +22,9 @@ struct ModuleGraphTests {
         // The executable: commands, configuration, the terminal board, logging set-up.
         "Warmer": 7,
     ]
+    /// The build's own tools (Plugins/): they run while building, are no
+    /// module of the product, and depend on nothing of it.
+    static let buildTools: [String: Set<String>] = ["EmbedText": [], "EmbedTextPlugin": ["EmbedText"]]
     /// Which Kit wraps each C module: the only target that may depend on it.
     static let wrappers = ["CCurl": "CurlKit", "CVips": "VipsKit", "CHiredis": "RedisKit", "CCrypto": "DigestKit"]
 
@@ -29,8 +32,11 @@ struct ModuleGraphTests {
         // Given the targets of Sources/ and their dependencies on each other
         let graph = PackageManifest.targetDependencies(in: try RepositoryFiles.text("Package.swift"))
         let testSupport: Set = ["TestSupport", "PipelineEngineFakes", "SchedulerFakes", "WarmerInputProperties"]
-        let productTargets = graph.keys.filter { !$0.hasSuffix("Tests") && !testSupport.contains($0) }
+        let productTargets = graph.keys.filter {
+            !$0.hasSuffix("Tests") && !testSupport.contains($0) && Self.buildTools[$0] == nil
+        }
         #expect(Set(productTargets) == Set(Self.layers.keys), "every target of Sources/ has a layer here")
+        #expect(graph.filter { Self.buildTools[$0.key] != nil } == Self.buildTools)
         // Then every target is in a layer, and depends on lower layers only
         for (target, dependencies) in graph {
             guard let layer = Self.layers[target] else { continue }

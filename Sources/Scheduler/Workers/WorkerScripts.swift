@@ -5,11 +5,11 @@
 /// queue context, and a worker's record key is built from the queue's prefix.
 enum WorkerScripts {
     /// Writes or refreshes a worker's record and prunes lapsed ids (heartbeat.lua).
-    static let heartbeat = QueueScript(LuaFile("heartbeat", PackageResources.heartbeat_lua))
+    static let heartbeat = QueueScript(LuaFile("heartbeat", EmbeddedText.heartbeat_lua))
     /// Lists live workers (list-workers.lua).
-    static let list = QueueScript(LuaFile("list-workers", PackageResources.list_workers_lua))
+    static let list = QueueScript(LuaFile("list-workers", EmbeddedText.list_workers_lua))
     /// Counts live workers without writing anything (count-workers.lua).
-    static let count = QueueScript(LuaFile("count-workers", PackageResources.count_workers_lua))
+    static let count = QueueScript(LuaFile("count-workers", EmbeddedText.count_workers_lua))
 
     /// Every script of the registry.
     static var all: [QueueScript] { [heartbeat, list, count] }

@@ -17,7 +17,7 @@ struct ServerRoutes {
     func add(to router: Router<ServerContext>) {
         router.get("openapi.yaml") { _, _ in
             Response(status: .ok, headers: [.contentType: "application/yaml", .cacheControl: "no-cache"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml)))
+                     body: .init(byteBuffer: ByteBuffer(string: EmbeddedText.openapi_yaml)))
         }
         router.get("healthz") { _, _ in
             try APIResponse.json(Health(ok: true))

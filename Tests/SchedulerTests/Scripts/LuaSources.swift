@@ -1,8 +1,8 @@
 import Foundation
 @testable import Scheduler
 
-/// The `.lua` files of the checkout, read from disk (the same bytes SwiftPM
-/// compiles into `PackageResources`).
+/// The `.lua` files of the checkout, read from disk (the same text
+/// EmbedTextPlugin compiles into `EmbeddedText`).
 enum LuaSources {
     /// The `.lua` files directly in `folder` (under Sources/Scheduler), by name without `.lua`.
     static func files(in folder: String) throws -> [String: LuaFile] {
@@ -12,7 +12,7 @@ enum LuaSources {
         for entry in try FileManager.default.contentsOfDirectory(atPath: url.path) where entry.hasSuffix(".lua") {
             let name = String(entry.dropLast(4))
             let bytes = try Data(contentsOf: url.appendingPathComponent(entry))
-            files[name] = LuaFile(name, Array(bytes))
+            files[name] = LuaFile(name, String(decoding: bytes, as: UTF8.self))
         }
         return files
     }

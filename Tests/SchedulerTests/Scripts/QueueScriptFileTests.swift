@@ -18,8 +18,21 @@ struct QueueScriptFileTests {
         #expect(Set(try LuaSources.libraries().keys) == Set(QueueScript.libraries.keys))
     }
 
+    @Test func everyLuaFileIsCompiledInWithExactlyItsTextOnDisk() throws {
+        // (EmbedTextPlugin writes each file as a raw string literal: a quote,
+        // backslash or `#` in the Lua must come through unchanged.)
+        let onDisk = try LuaSources.all()
+        for (name, library) in QueueScript.libraries {
+            #expect(library.text == onDisk[name]?.text, "includes/\(name).lua")
+        }
+        for script in Self.scripts {
+            let text = try #require(onDisk[script.name]?.text)
+            #expect(script.script.source.hasSuffix("\n" + text), "\(script.name).lua")
+        }
+    }
+
     @Test func aHeaderNamingAnUnknownKeyOrLibraryGivesAScriptThatRefusesInsteadOfACrash() {
-        let file = LuaFile("broken", Array("-- @include nowhere\n-- @keys queue nokey\nreturn 1\n".utf8))
+        let file = LuaFile("broken", "-- @include nowhere\n-- @keys queue nokey\nreturn 1\n")
         let source = QueueScript(file).script.source
         #expect(source.contains("BROKEN_SCRIPT") && source.contains("unknown key nokey") && source.contains("unknown library nowhere"),
                 "\(source)")

@@ -8,7 +8,7 @@ enum PackageManifest {
     /// Target name → names of the package's own targets it depends on.
     static func targetDependencies(in manifest: String) -> [String: Set<String>] {
         let main = manifest.components(separatedBy: "// MARK: Fuzzing").first ?? manifest
-        let declaration = /\.(?:target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*"([A-Za-z0-9_]+)"/
+        let declaration = /\.(?:target|executableTarget|testTarget|systemLibrary|plugin)\(\s*name:\s*"([A-Za-z0-9_]+)"/
         let matches = main.matches(of: declaration)
         var graph: [String: Set<String>] = [:]
         for (index, match) in matches.enumerated() {
@@ -28,7 +28,7 @@ enum PackageManifest {
     /// (`.product(name: "NIOCore", package: "swift-nio")`).
     static func productDependencies(in manifest: String) -> [String: Set<String>] {
         let main = manifest.components(separatedBy: "// MARK: Fuzzing").first ?? manifest
-        let declaration = /\.(?:target|executableTarget|testTarget|systemLibrary)\(\s*name:\s*"([A-Za-z0-9_]+)"/
+        let declaration = /\.(?:target|executableTarget|testTarget|systemLibrary|plugin)\(\s*name:\s*"([A-Za-z0-9_]+)"/
         let matches = main.matches(of: declaration)
         var products: [String: Set<String>] = [:]
         for (index, match) in matches.enumerated() {

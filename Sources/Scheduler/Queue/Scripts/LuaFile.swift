@@ -1,5 +1,5 @@
-/// One `.lua` file compiled into the binary (`PackageResources`, from the
-/// `Lua/` folders), with the directives of its header.
+/// One `.lua` file compiled into the binary (`EmbeddedText`, from the
+/// `Lua/` folders, by Plugins/EmbedTextPlugin), with the directives of its header.
 ///
 /// A header line `-- @include NAME…` names the libraries of
 /// `Queue/Lua/includes/` whose names the file uses (each library names its
@@ -16,9 +16,9 @@ struct LuaFile: Sendable {
     /// The keys named by `@keys`.
     let keys: [String]
 
-    init(_ name: String, _ bytes: [UInt8]) {
+    init(_ name: String, _ text: String) {
         self.name = name
-        self.text = String(decoding: bytes, as: UTF8.self)
+        self.text = text
         var includes: [String] = []
         var keys: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {

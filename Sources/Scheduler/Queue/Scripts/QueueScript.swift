@@ -73,29 +73,29 @@ struct QueueScript: Sendable {
     }
 
     /// The libraries a script may include, by name: the files of
-    /// `Queue/Lua/includes/` (SwiftPM names a resource by its file name
-    /// alone, whatever its folder: `PackageResources.context_lua`).
+    /// `Queue/Lua/includes/` (EmbedTextPlugin names a file by its name
+    /// alone, whatever its folder: `EmbeddedText.context_lua`).
     static let libraries: [String: LuaFile] = Dictionary(uniqueKeysWithValues: [
-        LuaFile("context", PackageResources.context_lua),
-        LuaFile("masking", PackageResources.masking_lua),
-        LuaFile("priorities", PackageResources.priorities_lua),
-        LuaFile("records", PackageResources.records_lua),
-        LuaFile("events", PackageResources.events_lua),
-        LuaFile("batches", PackageResources.batches_lua),
-        LuaFile("dead-letters", PackageResources.dead_letters_lua),
-        LuaFile("throughput", PackageResources.throughput_lua),
-        LuaFile("recent", PackageResources.recent_lua),
-        LuaFile("fairness", PackageResources.fairness_lua),
-        LuaFile("ends", PackageResources.ends_lua),
-        LuaFile("wake", PackageResources.wake_lua),
-        LuaFile("jobs", PackageResources.jobs_lua),
-        LuaFile("staging", PackageResources.staging_lua),
-        LuaFile("slices", PackageResources.slices_lua),
-        LuaFile("parsing", PackageResources.parsing_lua),
-        LuaFile("documents", PackageResources.documents_lua),
-        LuaFile("housekeeping", PackageResources.housekeeping_lua),
-        LuaFile("intake", PackageResources.intake_lua),
-        LuaFile("work", PackageResources.work_lua),
-        LuaFile("control", PackageResources.control_lua),
+        LuaFile("context", EmbeddedText.context_lua),
+        LuaFile("masking", EmbeddedText.masking_lua),
+        LuaFile("priorities", EmbeddedText.priorities_lua),
+        LuaFile("records", EmbeddedText.records_lua),
+        LuaFile("events", EmbeddedText.events_lua),
+        LuaFile("batches", EmbeddedText.batches_lua),
+        LuaFile("dead-letters", EmbeddedText.dead_letters_lua),
+        LuaFile("throughput", EmbeddedText.throughput_lua),
+        LuaFile("recent", EmbeddedText.recent_lua),
+        LuaFile("fairness", EmbeddedText.fairness_lua),
+        LuaFile("ends", EmbeddedText.ends_lua),
+        LuaFile("wake", EmbeddedText.wake_lua),
+        LuaFile("jobs", EmbeddedText.jobs_lua),
+        LuaFile("staging", EmbeddedText.staging_lua),
+        LuaFile("slices", EmbeddedText.slices_lua),
+        LuaFile("parsing", EmbeddedText.parsing_lua),
+        LuaFile("documents", EmbeddedText.documents_lua),
+        LuaFile("housekeeping", EmbeddedText.housekeeping_lua),
+        LuaFile("intake", EmbeddedText.intake_lua),
+        LuaFile("work", EmbeddedText.work_lua),
+        LuaFile("control", EmbeddedText.control_lua),
     ].map { ($0.name, $0) })
 }
