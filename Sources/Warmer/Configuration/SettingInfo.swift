@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 
 /// How one setting is named on each source, what it holds, its built-in
 /// default and the commands that read it: one row of the settings table.
@@ -33,9 +32,38 @@ struct SettingInfo: Sendable, Hashable {
     /// in a process listing (`serve`'s tokens), which only the environment
     /// or the config file give.
     let hasFlag: Bool
-
     /// `WARMER_` + the name in upper case, dashes as underscores.
-    var environmentName: String { "WARMER_" + name.uppercased().replacingOccurrences(of: "-", with: "_") }
+    let environmentName: String
+    /// The text of `argumentHelp`.
+    ///
+    /// (Composed once here: ArgumentParser builds every command's options
+    /// many times over while it parses, and in a debug build validates them
+    /// too; composing this at each turn was a fifth of what a `worker`
+    /// start-up cost.)
+    let helpText: String
+
+    init(
+        name: String, flag: String, flagAliases: [String], kind: SettingKind, valueName: String?, defaultText: String,
+        example: String, help: String, commands: Set<SettingCommand>, isSecret: Bool, isFlagAndEnvironmentOnly: Bool,
+        hasFlag: Bool
+    ) {
+        self.name = name
+        self.flag = flag
+        self.flagAliases = flagAliases
+        self.kind = kind
+        self.valueName = valueName
+        self.defaultText = defaultText
+        self.example = example
+        self.help = help
+        self.commands = commands
+        self.isSecret = isSecret
+        self.isFlagAndEnvironmentOnly = isFlagAndEnvironmentOnly
+        self.hasFlag = hasFlag
+        environmentName = "WARMER_" + String(name.uppercased().map { $0 == "-" ? "_" : $0 })
+        var sources = "env \(environmentName)"
+        if !isFlagAndEnvironmentOnly { sources += ", config \(name)" }
+        helpText = "\(help) (default: \(defaultText); \(sources))"
+    }
 
     /// The key in a config file: the name.
     var configKey: String { name }
@@ -51,10 +79,7 @@ struct SettingInfo: Sendable, Hashable {
     /// The flag's help: the catalogue's text, the default and where else the
     /// setting may come from. Never a value from the environment.
     var argumentHelp: ArgumentHelp {
-        var sources = "env \(environmentName)"
-        if !isFlagAndEnvironmentOnly { sources += ", config \(configKey)" }
-        let text = "\(help) (default: \(defaultText); \(sources))"
-        return valueName.map { ArgumentHelp(text, valueName: $0) } ?? ArgumentHelp(text)
+        valueName.map { ArgumentHelp(helpText, valueName: $0) } ?? ArgumentHelp(helpText)
     }
 
     /// How a value of this setting appears in an error message: quoted, or
