@@ -107,8 +107,8 @@ struct FleetRateLimitTests {
             if !nearRestart { #expect(count <= 22, "second \(second): \(count) requests; \(all.summary)") }
         }
         // …and from a second after it the limit holds again. (No mean here:
-        // jobs whose leases Redis forgot hold their slots until the worker
-        // gives up finishing them, a gap that is not the limiter's.)
+        // the workers' first ends after the restart are refused, and the
+        // origin's pace then is not the limiter's alone.)
         let after = all.since(restartedAt + 1)
         #expect(after.times.count >= 150, "\(after.summary)")
         #expect(after.busiestSecond <= 22, "\(after.summary)")

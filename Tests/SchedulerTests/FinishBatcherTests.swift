@@ -22,7 +22,7 @@ struct FinishBatcherTests {
         // When the 20 slots end their jobs at once, each asking for a next one
         let next = try await withThrowingTaskGroup(of: Job?.self) { group in
             for job in held {
-                group.addTask { try await batcher.finish(job, outcome: .completed(source: "disk", bytes: 1), claimingNext: true) }
+                group.addTask { try await batcher.finish(job, outcome: .completed(source: "disk", bytes: 1), claimingNext: true).next }
             }
             return try await group.reduce(into: [Job]()) { if let job = $1 { $0.append(job) } }
         }
@@ -43,8 +43,8 @@ struct FinishBatcherTests {
         _ = try await queue.enqueue(urls: urls(3))
         let held = try await queue.claim(upTo: 2, worker: worker)
         let batcher = FinishBatcher(queue: queue, worker: worker)
-        let first = try await batcher.finish(held[0], outcome: .completed(source: "disk", bytes: 1), claimingNext: true)
-        let second = try await batcher.finish(held[1], outcome: .completed(source: "disk", bytes: 1), claimingNext: true)
+        let first = try await batcher.finish(held[0], outcome: .completed(source: "disk", bytes: 1), claimingNext: true).next
+        let second = try await batcher.finish(held[1], outcome: .completed(source: "disk", bytes: 1), claimingNext: true).next
         #expect(first != nil && second == nil)
     }
 
@@ -61,7 +61,7 @@ struct FinishBatcherTests {
             for job in held {
                 group.addTask {
                     let result = await Self.end(job, .completed(source: "disk", bytes: 1), through: batcher)
-                    if case .failure(.leaseLost) = result { return (job.id, false) }
+                    if case .success(let answer) = result, answer.leaseWasLost { return (job.id, false) }
                     return (job.id, true)
                 }
             }
@@ -71,6 +71,38 @@ struct FinishBatcherTests {
         #expect(results == [held[0].id: true, stolen.id: false, held[2].id: true])
         #expect(try await queue.status(ofBatch: batch).completed == 2)
         #expect(try await makeClient().send(["HGET", queue.keys.job(stolen.id), "state"]).string == "active")
+    }
+
+    @Test func anEndWhoseLeaseWasLostStillGetsTheJobClaimedForItsSlot() async throws {
+        // Given two queued jobs, the worker holding one whose lease another worker took since
+        let queue = try makeQueue()
+        _ = try await queue.enqueue(urls: urls(2))
+        let held = try #require(try await queue.claim(upTo: 1, worker: worker).first)
+        _ = try await makeClient().send(["HSET", queue.keys.job(held.id), "lease", "other/1"])
+        let batcher = FinishBatcher(queue: queue, worker: worker)
+        // When its end asks for the slot's next job
+        let answer = try await batcher.finish(held, outcome: .completed(source: "disk", bytes: 1), claimingNext: true)
+        // Then the end is refused, and the other job, which the call leased
+        // to this worker, is handed to the slot rather than left to stall
+        #expect(answer.leaseWasLost)
+        let next = try #require(answer.next, "the job claimed for the slot was dropped")
+        #expect(next.id != held.id)
+        #expect(try await makeClient().send(["HGET", queue.keys.job(next.id), "worker"]).string == worker)
+    }
+
+    @Test func aSingleEndWhoseLeaseWasLostReleasesWhatItClaimedBeforeItThrows() async throws {
+        // Given two queued jobs, the caller holding one whose lease another worker took since
+        let queue = try makeQueue()
+        _ = try await queue.enqueue(urls: urls(2))
+        let held = try #require(try await queue.claim(upTo: 1, worker: worker).first)
+        _ = try await makeClient().send(["HSET", queue.keys.job(held.id), "lease", "other/1"])
+        // When it ends the job alone, claiming one more
+        await #expect(throws: SchedulerError.leaseLost(jobID: held.id)) {
+            try await queue.finish(held, outcome: .completed(source: "disk", bytes: 1), worker: worker, claimingNext: 1)
+        }
+        // Then the other job is queued again, for whoever claims next
+        let again = try await queue.claim(upTo: 1, worker: "another-worker")
+        #expect(again.map(\.id).count == 1 && again.first?.id != held.id)
     }
 
     @Test func aCallThatFailsFailsEveryEndItCarried() async throws {
@@ -95,7 +127,7 @@ struct FinishBatcherTests {
     }
 
     /// `batcher.finish` of `job` as a result, claiming no next job.
-    private static func end(_ job: Job, _ outcome: JobOutcome, through batcher: FinishBatcher) async -> Result<Job?, SchedulerError> {
+    private static func end(_ job: Job, _ outcome: JobOutcome, through batcher: FinishBatcher) async -> Result<FinishBatcher.Answer, SchedulerError> {
         do {
             return .success(try await batcher.finish(job, outcome: outcome, claimingNext: false))
         } catch {

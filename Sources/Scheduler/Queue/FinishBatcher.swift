@@ -12,19 +12,33 @@
 /// no end waits longer than the calls ahead of it.
 ///
 /// Each end that asked for a next job gets one of the jobs the call claimed,
-/// in order, while they last. An end whose lease was lost gets
-/// `SchedulerError.leaseLost`; a call that failed (Redis unreachable) fails
-/// every end it carried, and each caller retries as it would have alone.
+/// in order, while they last, whether or not the end itself took effect:
+/// an end whose lease was lost (another worker owns that job now) is told
+/// so, and still gets the job claimed for its slot, which the call leased
+/// to this worker. (Dropped, that job would sit leased to a worker that
+/// never runs it until its lease ran out, then count as a stall.) A call
+/// that failed (Redis unreachable) fails every end it carried, and each
+/// caller retries as it would have alone.
 ///
 /// Written here rather than taken from a package: it is a few lines of
 /// actor state around `JobQueue.finish(_:worker:claimingNext:)`, and what a
 /// batch may hold is the queue's own rule.
 public actor FinishBatcher {
+    /// What the call said of one end.
+    public struct Answer: Sendable {
+        /// The job claimed for the end's slot, if it asked for one and the
+        /// call claimed enough: the worker's to run next.
+        public let next: Job?
+        /// Whether the end changed nothing because another worker owns the
+        /// job now (its lease ran out and it was claimed again).
+        public let leaseWasLost: Bool
+    }
+
     /// One end waiting for its call's reply.
     private struct Waiter {
         let end: JobEnd
         let claimsNext: Bool
-        let continuation: CheckedContinuation<Result<Job?, SchedulerError>, Never>
+        let continuation: CheckedContinuation<Result<Answer, SchedulerError>, Never>
     }
 
     /// Sends one call: the ends, and how many jobs to claim with them.
@@ -77,10 +91,10 @@ public actor FinishBatcher {
     }
 
     /// Ends `job` with `outcome` in the next finish call and returns the job
-    /// claimed for the same slot, if `claimingNext` and the queue had one.
-    /// - Throws: `SchedulerError.leaseLost` when another worker owns the job
-    ///   now; the call's error when it failed.
-    public func finish(_ job: Job, outcome: JobOutcome, claimingNext: Bool) async throws(SchedulerError) -> Job? {
+    /// claimed for the same slot, if `claimingNext` and the queue had one,
+    /// and whether the end was refused for a lost lease.
+    /// - Throws: the call's error when it failed.
+    public func finish(_ job: Job, outcome: JobOutcome, claimingNext: Bool) async throws(SchedulerError) -> Answer {
         let result = await withCheckedContinuation { continuation in
             waiting.append(Waiter(end: JobEnd(job, outcome), claimsNext: claimingNext, continuation: continuation))
             sendWaiting()
@@ -105,11 +119,9 @@ public actor FinishBatcher {
             let reply = try await send(call.map(\.end), claims)
             var claimed = reply.claimed[...]
             for waiter in call {
-                if reply.lostLeases.contains(waiter.end.job.id) {
-                    waiter.continuation.resume(returning: .failure(.leaseLost(jobID: waiter.end.job.id)))
-                } else {
-                    waiter.continuation.resume(returning: .success(waiter.claimsNext ? claimed.popFirst() : nil))
-                }
+                let answer = Answer(next: waiter.claimsNext ? claimed.popFirst() : nil,
+                                    leaseWasLost: reply.lostLeases.contains(waiter.end.job.id))
+                waiter.continuation.resume(returning: .success(answer))
             }
         } catch {
             for waiter in call { waiter.continuation.resume(returning: .failure(error)) }

@@ -7,13 +7,20 @@ extension JobQueue {
     /// parks it for a retry after the backoff with a `delayed` event. In the
     /// same atomic step, claims up to `claimingNext` more jobs for `worker`
     /// and returns them (a busy worker needs no separate claim).
-    /// - Throws: `SchedulerError.leaseLost` when another worker owns the job now.
+    /// - Throws: `SchedulerError.leaseLost` when another worker owns the job
+    ///   now; the jobs the call claimed all the same are released back to
+    ///   the queue first, rather than left leased to a caller that does not
+    ///   know of them. (`FinishBatcher`, which the worker uses, hands them
+    ///   to the slot instead.)
     @discardableResult
     public func finish(
         _ job: Job, outcome: JobOutcome, worker: String, claimingNext count: Int = 0
     ) async throws(SchedulerError) -> [Job] {
         let reply = try await finish([JobEnd(job, outcome)], worker: worker, claimingNext: count)
-        if reply.lostLeases.contains(job.id) { throw .leaseLost(jobID: job.id) }
+        if reply.lostLeases.contains(job.id) {
+            for claimed in reply.claimed { _ = try await release(claimed) }
+            throw .leaseLost(jobID: job.id)
+        }
         return reply.claimed
     }
 

@@ -167,11 +167,12 @@ struct JobRunner: Sendable {
         var attempt = 1
         while true {
             do {
-                return try await finisher.finish(job, outcome: outcome, claimingNext: claimsNext)
-            } catch .leaseLost {
-                logger.warning("lease lost before finishing; another worker runs the job",
-                               metadata: outcomeMetadata(job, outcome))
-                return nil
+                let answer = try await finisher.finish(job, outcome: outcome, claimingNext: claimsNext)
+                if answer.leaseWasLost {
+                    logger.warning("lease lost before finishing; another worker runs the job",
+                                   metadata: outcomeMetadata(job, outcome))
+                }
+                return answer.next
             } catch {
                 logger.warning("could not finish job", metadata: outcomeMetadata(job, outcome).merging([
                     "try": .stringConvertible(attempt), "error": .string(error.description),
