@@ -32,10 +32,14 @@ final class Harness: Sendable {
     }
 
     /// Starts a task acquiring a token for `host`, and waits until it is in
-    /// line or done. Returns false if that did not happen in time.
+    /// line or done; records an issue at the caller's line if that did not
+    /// happen in time. (The harness checks itself rather than have every
+    /// call wrapped in `#expect`: each expectation is some 25 ms of
+    /// compiling, docs/testing.md.)
     func acquire(
-        _ name: String, host: String = "a", priority: @escaping @Sendable () -> ImagePriority = { .normal }
-    ) async -> Bool {
+        _ name: String, host: String = "a", priority: @escaping @Sendable () -> ImagePriority = { .normal },
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
         submitted.add(1, ordering: .sequentiallyConsistent)
         let task = Task {
             do {
@@ -46,12 +50,16 @@ final class Harness: Sendable {
             }
         }
         tasks.withLock { $0[name] = task }
-        return await waitUntil { self.isAccountedFor }
+        if await !waitUntil({ self.isAccountedFor }) {
+            Issue.record("\(name) was neither in line nor done within 10 s", sourceLocation: sourceLocation)
+        }
     }
 
     /// Starts a task acquiring at a fixed `priority`.
-    func acquire(_ name: String, host: String = "a", priority: ImagePriority) async -> Bool {
-        await acquire(name, host: host, priority: { priority })
+    func acquire(
+        _ name: String, host: String = "a", priority: ImagePriority, sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        await acquire(name, host: host, priority: { priority }, sourceLocation: sourceLocation)
     }
 
     /// Cancels the task of the waiter `name`.
@@ -59,10 +67,13 @@ final class Harness: Sendable {
         tasks.withLock { $0[name] }?.cancel()
     }
 
-    /// Moves the clock and waits until the limiter has acted on it.
-    func advance(by duration: Duration) async -> Bool {
+    /// Moves the clock and waits until the limiter has acted on it; records
+    /// an issue at the caller's line if it did not within 10 s.
+    func advance(by duration: Duration, sourceLocation: SourceLocation = #_sourceLocation) async {
         clock.advance(by: duration)
-        return await settle()
+        if await !settle() {
+            Issue.record("the limiter did not settle within 10 s of moving the clock", sourceLocation: sourceLocation)
+        }
     }
 
     /// Waits until every submitted task is in line or has recorded its
