@@ -14,6 +14,8 @@
 #   start_fault_origin .services/test/origin .services/test/fault-origin
 #                                               # exports FAULT_ORIGIN_PORT, FAULT_ORIGIN_URL,
 #                                               #   FAULT_ORIGIN_LOG, FAULT_ORIGIN_ERROR_LOG
+#   start_contract_checker docs/openapi.yaml .services/test/contract-checker
+#                                               # exports CONTRACT_CHECKER_URL
 #   ...
 #   worker & track_process $! worker           # optional: your own processes
 #   stop_process PID                            # stop one of them now
@@ -366,6 +368,31 @@ start_fault_origin() {
 _launch_fault_origin() {
   # shellcheck disable=SC2154
   exec python3 -u "$_SERVICES_SCRIPTS/fault-origin.py" --root "$root" --port "$1" --log "$log" >>"$dir/error.log" 2>&1
+}
+
+# start_contract_checker SPEC DIR: start scripts/openapi-check.py --serve on a
+# free 127.0.0.1 port, holding the OpenAPI document SPEC (docs/openapi.yaml)
+# loaded, so a test checks its recorded exchanges with one request instead of
+# a Python process of its own (about 1.5 CPU-s each). Needs openapi-core
+# (scripts/test-python-packages.sh).
+#   POST /check   body: exchanges as JSON lines; 200, the complaints (empty: all conform)
+#   GET /_ready   204 (readiness probe)
+# Its standard error: DIR/error.log. Exports CONTRACT_CHECKER_URL.
+start_contract_checker() {
+  local spec=${1:?usage: start_contract_checker SPEC DIR} dir=${2:?usage: start_contract_checker SPEC DIR}
+  mkdir -p "$dir"
+  spec=$(cd "$(dirname "$spec")" && pwd)/$(basename "$spec")
+  dir=$(cd "$dir" && pwd)
+  : >"$dir/error.log"
+  _start_on_free_port contract-checker "$dir/error.log" _launch_contract_checker _origin_port_ready || return 1
+  export CONTRACT_CHECKER_URL="http://127.0.0.1:$STARTED_PORT"
+  _services_log "contract checker: $CONTRACT_CHECKER_URL ($spec)"
+}
+
+# _launch_contract_checker PORT: openapi-check.py --serve for start_contract_checker.
+_launch_contract_checker() {
+  # shellcheck disable=SC2154
+  exec python3 -u "$_SERVICES_SCRIPTS/openapi-check.py" --serve "$1" "$spec" >>"$dir/error.log" 2>&1
 }
 
 # stop_services: stop everything started above, newest first. Safe to call

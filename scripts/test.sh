@@ -28,6 +28,9 @@
 #   WARMER_TEST_FAULT_ORIGIN_LOG its request log: one JSON object per line, written
 #                                when the response ends: {"ts", "end", "method",
 #                                "path", "query", "id", "headers", "status", "bytes"}
+#   WARMER_TEST_CONTRACT_CHECKER http://127.0.0.1:PORT   (POST /check: recorded
+#                                exchanges as JSON lines; answers with those off
+#                                docs/openapi.yaml: scripts/openapi-check.py --serve)
 # The origin holds img-0001.jpg ... img-0024.png (JPEG, WebP and PNG) and
 # large.jpg (about 1.5 MB, always the same bytes) for slow-download tests.
 #
@@ -116,7 +119,7 @@ scripts/make-corpus.sh "$STATE/corpus" "$FIXTURE_COUNT"
 if [[ ! -s "$STATE/corpus/large.jpg" ]]; then
   make_large_jpeg "$STATE/corpus/large.jpg"
 fi
-rm -rf "$STATE/origin" "$STATE/redis" "$STATE/nginx" "$STATE/fault-origin"
+rm -rf "$STATE/origin" "$STATE/redis" "$STATE/nginx" "$STATE/fault-origin" "$STATE/contract-checker"
 mkdir -p "$STATE/origin"
 cp -p "$STATE/corpus"/img-* "$STATE/corpus/large.jpg" "$STATE/origin/"
 
@@ -130,6 +133,7 @@ trap 'exit 143' TERM # ... and on kill
 start_redis "$STATE/redis"
 start_origin "$STATE/origin" "$STATE/nginx"
 start_fault_origin "$STATE/origin" "$STATE/fault-origin"
+start_contract_checker docs/openapi.yaml "$STATE/contract-checker"
 
 export WARMER_TEST_REDIS_URL=$REDIS_URL
 export WARMER_TEST_REDIS_PORT=$REDIS_PORT
@@ -138,6 +142,7 @@ export WARMER_TEST_ORIGIN_ROOT=$ORIGIN_ROOT
 export WARMER_TEST_ORIGIN_LOG=$ORIGIN_LOG
 export WARMER_TEST_FAULT_ORIGIN=$FAULT_ORIGIN_URL
 export WARMER_TEST_FAULT_ORIGIN_LOG=$FAULT_ORIGIN_LOG
+export WARMER_TEST_CONTRACT_CHECKER=$CONTRACT_CHECKER_URL
 
 # --- Tests ------------------------------------------------------------------
 # At most WARMER_TEST_PARALLELISM tests at once (default 4): many suites run
@@ -196,7 +201,7 @@ fi
 
 # On CI nobody can look at .services/test afterwards: show the service logs.
 if ((status != 0)) && [[ ${CI:-} == true ]]; then
-  for f in "$STATE/redis/redis.log" "$ORIGIN_ERROR_LOG" "$FAULT_ORIGIN_ERROR_LOG"; do
+  for f in "$STATE/redis/redis.log" "$ORIGIN_ERROR_LOG" "$FAULT_ORIGIN_ERROR_LOG" "$STATE/contract-checker/error.log"; do
     echo "===== $f (last 200 lines) ====="
     tail -n 200 "$f" || true
   done

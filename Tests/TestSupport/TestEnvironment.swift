@@ -10,7 +10,7 @@ public enum TestEnvironment {
     public struct MissingService: Error, CustomStringConvertible {
         public let variable: String
         public var description: String {
-            "\(variable) is not set: run the suite with `make test` (scripts/test.sh), which starts redis-server, the nginx origin and the fault origin"
+            "\(variable) is not set: run the suite with `make test` (scripts/test.sh), which starts redis-server, the nginx origin, the fault origin and the contract checker"
         }
     }
 
@@ -53,6 +53,16 @@ public enum TestEnvironment {
     /// The fault origin's request log: one JSON object per request (see `FaultOrigin.Request`).
     public static func faultOriginLog() throws -> URL {
         URL(fileURLWithPath: try value("WARMER_TEST_FAULT_ORIGIN_LOG"))
+    }
+
+    /// The contract checker (`scripts/openapi-check.py --serve`): `http://127.0.0.1:PORT`.
+    /// `POST /check` with recorded exchanges, one JSON object a line, answers
+    /// the lines of those whose response is off docs/openapi.yaml (empty: all conform).
+    public static func contractCheckerURL() throws -> URL {
+        guard let url = URL(string: try value("WARMER_TEST_CONTRACT_CHECKER")) else {
+            throw MissingService(variable: "WARMER_TEST_CONTRACT_CHECKER")
+        }
+        return url
     }
 
     /// A fresh, empty temporary folder.

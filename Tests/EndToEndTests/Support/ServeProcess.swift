@@ -9,7 +9,7 @@ import TestSupport
 /// requests a test makes to it. Every request made through `request` is
 /// recorded (a JSON line per exchange) so that `checkRecordedExchanges()`
 /// can validate each response against docs/openapi.yaml with openapi-core
-/// (scripts/openapi-check.py).
+/// (scripts/openapi-check.py, which scripts/test.sh keeps running).
 final class ServeProcess: Sendable {
     /// The test's admin and read tokens (16+ visible characters).
     static let adminToken = "adm1n-t0ken-for-serve-tests"
@@ -100,13 +100,25 @@ final class ServeProcess: Sendable {
         try handle.write(contentsOf: data)
     }
 
-    /// Validates every recorded response against docs/openapi.yaml
-    /// (scripts/openapi-check.py); returns its complaints, empty when all conform.
+    /// Validates every recorded response against docs/openapi.yaml with the
+    /// run's contract checker (scripts/openapi-check.py --serve, which keeps
+    /// openapi-core and the contract loaded); returns its complaints, empty
+    /// when all conform.
     func checkRecordedExchanges() async throws -> String {
-        let script = TestEnvironment.repositoryRoot.appendingPathComponent("scripts/openapi-check.py")
-        let spec = TestEnvironment.repositoryRoot.appendingPathComponent("docs/openapi.yaml")
-        let checked = try await runProcess("/usr/bin/env", ["python3", script.path, spec.path, exchanges.path])
-        return checked.status == 0 ? "" : checked.output + checked.error
+        try await Self.contractComplaints(about: Data(contentsOf: exchanges))
+    }
+
+    /// What the contract checker says of `exchanges` (JSON lines as `request`
+    /// records them): a line per response off docs/openapi.yaml, empty when all conform.
+    static func contractComplaints(about exchanges: Data) async throws -> String {
+        var request = URLRequest(url: try TestEnvironment.contractCheckerURL().appendingPathComponent("check"))
+        request.httpMethod = "POST"
+        request.httpBody = exchanges
+        request.timeoutInterval = 60
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let answer = String(decoding: data, as: UTF8.self)
+        guard (response as? HTTPURLResponse)?.statusCode == 200 else { throw HarnessError("the contract checker refused: \(answer)") }
+        return answer
     }
 
     /// SIGTERM and the exit; SIGKILL after 10 s.
