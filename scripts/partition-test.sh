@@ -212,7 +212,8 @@ ok "w1 held ${#HELD[@]} jobs when its link was cut (jobs ${HELD[*]}; ${FINISHING
 
 # 2. Restore once w1's leases expired, w2 took its jobs over, and w1 has
 #    written the results of the jobs it was processing (so their finishes
-#    were sent during the cut, and arrive late).
+#    were sent during the cut, and arrive late: w1 sends an end again
+#    until Redis answers, however long the takeover took).
 taken_over() {
   events partition-1 "$RUN/events-1.json"
   [[ -z $(py unrecovered "$W1" "$W2" "$RUN/events-1.json" "${HELD[@]}") ]]

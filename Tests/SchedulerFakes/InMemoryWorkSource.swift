@@ -56,6 +56,8 @@ public final class InMemoryWorkSource: WorkSource {
         var cancelledAtRenewal: Set<String> = []
         var controlMessages: [ControlStream.Message] = []
         var controlSteps: [ControlDocumentStep] = []
+        /// Finishes fail as when Redis cannot be reached (`cutOffFinishes()`).
+        var finishesCutOff = false
     }
 
     let state = Mutex(State())
@@ -92,6 +94,8 @@ public final class InMemoryWorkSource: WorkSource {
     public let appliedSteps = CallLog<ControlDocumentStep>()
     /// Every heartbeat.
     public let beats = CallLog<Beat>()
+    /// Every finish call that failed because finishes were cut off: the ids of the jobs it ended.
+    public let failedFinishes = CallLog<[String]>()
     /// The ids of the worker records removed.
     public let removedWorkers = CallLog<String>()
 
@@ -106,6 +110,17 @@ public final class InMemoryWorkSource: WorkSource {
     }
 
     // MARK: What the test does
+
+    /// From now on every finish fails as when Redis cannot be reached
+    /// (`RedisError.unreachable`, nothing done), until `restoreFinishes()`.
+    public func cutOffFinishes() {
+        state.withLock { $0.finishesCutOff = true }
+    }
+
+    /// Finishes reach the queue again.
+    public func restoreFinishes() {
+        state.withLock { $0.finishesCutOff = false }
+    }
 
     /// Queues a job and wakes a worker waiting for work.
     /// - Returns: the job's id.
@@ -169,6 +184,10 @@ public final class InMemoryWorkSource: WorkSource {
 
     /// See `WorkSource`.
     public func finish(_ ends: [JobEnd], worker: String, claimingNext count: Int) async throws(SchedulerError) -> FinishReply {
+        if state.withLock({ $0.finishesCutOff }) {
+            failedFinishes.record(ends.map(\.job.id))
+            throw .redis(.unreachable("127.0.0.1:6379: Connection timed out (finishes cut off by the test)"))
+        }
         var retried: [Job] = []
         let reply = state.withLock { state in
             var lost: Set<String> = []

@@ -82,6 +82,30 @@ import TestSupport
         #expect(worker.loader.cancelledLoads.calls == [quick])
     }
 
+    @Test func aFinishThatCannotReachRedisIsSentAgainUntilRedisAnswersHoweverLongTheLeaseHasBeenOver() async throws {
+        let clock = ManualClock()
+        let worker = try WorkerHarness(source: InMemoryWorkSource(leaseDuration: .seconds(30)), configure: { $0.clock = clock })
+        worker.source.cutOffFinishes()
+        let id = worker.add(worker.image("cut-off"))
+        await worker.source.failedFinishes.wait(for: 1)
+        await clock.waitForSleepers(until: clock.now + .milliseconds(100))
+
+        // Ten minutes without Redis, twenty leases: the next try still goes out
+        clock.advance(by: .seconds(600))
+        await worker.source.failedFinishes.wait(for: 2)
+        #expect(worker.ends(of: id).isEmpty)
+        #expect(!worker.logs.calls.contains { $0.hasPrefix("gave up finishing") }, "\(worker.logs.calls)")
+
+        // …and once Redis answers again, the job ends where it ran, not on another worker after a stall
+        worker.source.restoreFinishes()
+        await clock.waitForSleepers(until: clock.now + .milliseconds(200))
+        clock.advance(by: .milliseconds(200))
+        await worker.waitForEnds(of: id)
+        try await worker.stop()
+        #expect(worker.ends(of: id).map(\.outcome) == [.completed(source: "network", bytes: FakeImages.body("cut-off").count)])
+        #expect(worker.logs.calls.contains("finished job once Redis answered again"), "\(worker.logs.calls)")
+    }
+
     @Test func theHeartbeatBeatsEveryThirdOfALease() async throws {
         let clock = ManualClock()
         let worker = try WorkerHarness(source: InMemoryWorkSource(leaseDuration: .seconds(30)),

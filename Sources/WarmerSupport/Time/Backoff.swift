@@ -17,7 +17,13 @@ package struct Backoff: Sendable {
 
     /// After a failure: waits `delay` (unless the task is cancelled) and doubles it.
     package mutating func wait() async {
-        try? await Task.sleep(for: delay)
+        await wait(on: ContinuousClock())
+    }
+
+    /// After a failure: waits `delay` on `clock` (unless the task is
+    /// cancelled) and doubles it. A test's clock makes the waits instant.
+    package mutating func wait(on clock: any TimerClock) async {
+        try? await clock.sleep(for: delay)
         delay = min(delay * 2, maximum)
     }
 }

@@ -152,17 +152,24 @@ struct JobRunner: Sendable {
         }
     }
 
-    /// Finishes the job, claiming the next one when asked. While Redis is
-    /// unreachable (a restart) it keeps trying with backoff for as long as
-    /// the lease lasts; after that another worker may run the job. An
-    /// abandoned job is released instead.
+    /// Finishes the job, claiming the next one when asked. An abandoned job
+    /// is released instead.
+    ///
+    /// While Redis is out of reach (a restart, a partition) or answers "not
+    /// now" (`SchedulerError.isTransient`), the end is sent again with backoff
+    /// until Redis answers or the worker stops, however long the lease has
+    /// been over: the result is in the cache, and Redis then either takes the
+    /// end (no worker took the job over, so it does not run again) or refuses
+    /// it as a lost lease (another worker holds the job; its new lease token
+    /// fences this late end out). Any other error is tried again for as long
+    /// as the lease lasts; after that another worker may run the job.
     private func finish(_ job: Job, _ outcome: JobOutcome, started: ContinuousClock.Instant, claimsNext: Bool) async -> Job? {
         if outcome != .cancelled, await running.isAbandoned(job.id) {
             await release(job, started: started)
             return nil
         }
         record(outcome, of: job, since: started)
-        let deadline = ContinuousClock.now + source.leaseDuration
+        let deadline = clock.now + source.leaseDuration
         var backoff = Backoff(maximum: .seconds(2))
         var attempt = 1
         while true {
@@ -171,14 +178,21 @@ struct JobRunner: Sendable {
                 if answer.leaseWasLost {
                     logger.warning("lease lost before finishing; another worker runs the job",
                                    metadata: outcomeMetadata(job, outcome))
+                } else if attempt > 1 {
+                    logger.info("finished job once Redis answered again", metadata: outcomeMetadata(job, outcome).merging([
+                        "tries": .stringConvertible(attempt),
+                    ]) { _, new in new })
                 }
                 return answer.next
             } catch {
-                logger.warning("could not finish job", metadata: outcomeMetadata(job, outcome).merging([
-                    "try": .stringConvertible(attempt), "error": .string(error.description),
-                ]) { _, new in new })
-                guard ContinuousClock.now + backoff.delay < deadline else { break }
-                await backoff.wait()
+                // One warning per job and outage: a long one would repeat it every 2 s for each slot.
+                logger.log(level: attempt == 1 ? .warning : .debug, "could not finish job",
+                           metadata: outcomeMetadata(job, outcome).merging([
+                               "try": .stringConvertible(attempt), "error": .string(error.description),
+                           ]) { _, new in new })
+                let triesAgain = error.isTransient || clock.now + backoff.delay < deadline
+                guard triesAgain, !Task.isCancelled else { break }
+                await backoff.wait(on: clock)
                 attempt += 1
             }
         }
