@@ -67,7 +67,7 @@ WARMER=${WARMER_BIN:-$REPO/.build/debug/warmer}
 
 LEASE=4            # seconds: short, so the whole test takes about a minute
 CONCURRENCY=3      # jobs per worker
-COUNT1=12          # URLs of batch 1 (processed: CPU-heavy, keep it small)
+COUNT1=8           # URLs of batch 1 (processed: CPU-heavy): both workers' slots and two more
 COUNT2=24          # URLs of batch 2 (disk)
 LIMIT_RATE=48k     # origin bytes/s per connection: downloads of 0.3-7 s
 PROCESSING='resize=3200x0,upscale&blur=8&format=png' # batch 1: a few seconds of CPU per job
