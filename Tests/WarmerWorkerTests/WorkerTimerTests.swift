@@ -106,6 +106,38 @@ import TestSupport
         #expect(worker.logs.calls.contains("finished job once Redis answered again"), "\(worker.logs.calls)")
     }
 
+    @Test func aFinishThatCannotReachRedisStopsTryingWhenTheGracePeriodEndsAndTheWorkerStops() async throws {
+        let clock = ManualClock()
+        // (A grace period longer than the suite's time limit: the service group's own escalation,
+        // grace period + 10 s of real time, would end a finish that never gave up by cancelling it.)
+        let worker = try WorkerHarness(configure: { $0.gracePeriod = .seconds(600); $0.clock = clock })
+        let stoppedAt = clock.now
+        worker.source.cutOffFinishes()
+        let id = worker.add(worker.image("never-acknowledged"))
+        await worker.source.failedFinishes.wait(for: 1)
+        await clock.waitForSleepers(until: clock.now + .milliseconds(100))
+        await worker.beginStop()
+        await worker.waitForLog("stopping: no new jobs")
+
+        // When Redis stays out of reach to a moment before the grace period ends…
+        clock.advance(by: .seconds(600) - .milliseconds(1))
+        await worker.source.failedFinishes.wait(for: 2)
+        await clock.waitForSleepers(until: clock.now + .milliseconds(200))
+        #expect(!worker.logs.calls.contains { $0.hasPrefix("gave up finishing") }, "\(worker.logs.calls)")
+
+        // …and past it, the worker letting go of its jobs before the finish's next try
+        clock.advance(by: .milliseconds(1))
+        #expect(clock.now == stoppedAt + .seconds(600))
+        await worker.waitForLog("grace period over: releasing unfinished jobs")
+        clock.advance(by: .milliseconds(200))
+
+        // Then that try is its last, and the worker stops, the job left to its lease
+        try await worker.stop()
+        #expect(worker.logs.calls.contains("gave up finishing job; its lease will expire and it will run again"))
+        #expect(worker.source.failedFinishes.calls.count == 3)
+        #expect(worker.ends(of: id).isEmpty)
+    }
+
     @Test func theHeartbeatBeatsEveryThirdOfALease() async throws {
         let clock = ManualClock()
         let worker = try WorkerHarness(source: InMemoryWorkSource(leaseDuration: .seconds(30)),

@@ -96,8 +96,8 @@ struct JobClaimer: Service {
             // (When it is over, the empty-waiter ends once the released jobs' lanes have.)
             let held = await running.count
             guard isOver, held > 0 else { return }
-            logger.warning("grace period over: releasing unfinished jobs", metadata: ["running": "\(held)"])
             await running.abandon()
+            logger.warning("grace period over: releasing unfinished jobs", metadata: ["running": "\(held)"])
         }
     }
 

@@ -157,12 +157,15 @@ struct JobRunner: Sendable {
     ///
     /// While Redis is out of reach (a restart, a partition) or answers "not
     /// now" (`SchedulerError.isTransient`), the end is sent again with backoff
-    /// until Redis answers or the worker stops, however long the lease has
-    /// been over: the result is in the cache, and Redis then either takes the
-    /// end (no worker took the job over, so it does not run again) or refuses
-    /// it as a lost lease (another worker holds the job; its new lease token
-    /// fences this late end out). Any other error is tried again for as long
-    /// as the lease lasts; after that another worker may run the job.
+    /// until Redis answers or the worker lets go of its jobs (the grace
+    /// period of a stop ends, a second stop signal: `RunningJobs.wasLetGo`),
+    /// however long the lease has been over: the result is in the cache, and
+    /// Redis then either takes the end (no worker took the job over, so it
+    /// does not run again) or refuses it as a lost lease (another worker
+    /// holds the job; its new lease token fences this late end out). A lease
+    /// the lease keeper learns is lost does not stop it: the end goes out all
+    /// the same, and Redis refuses it. Any other error is tried again for as
+    /// long as the lease lasts; after that another worker may run the job.
     private func finish(_ job: Job, _ outcome: JobOutcome, started: ContinuousClock.Instant, claimsNext: Bool) async -> Job? {
         if outcome != .cancelled, await running.isAbandoned(job.id) {
             await release(job, started: started)
@@ -191,7 +194,7 @@ struct JobRunner: Sendable {
                                "try": .stringConvertible(attempt), "error": .string(error.description),
                            ]) { _, new in new })
                 let triesAgain = error.isTransient || clock.now + backoff.delay < deadline
-                guard triesAgain, !Task.isCancelled else { break }
+                guard triesAgain, !Task.isCancelled, await !running.wasLetGo(job.id) else { break }
                 await backoff.wait(on: clock)
                 attempt += 1
             }

@@ -23,6 +23,8 @@ actor RunningJobs {
         /// A priority set before the task was attached, given to it then.
         var priority: ImagePriority?
         var isAbandoned = false
+        /// Abandoned with every other job held: the worker let go of them all.
+        var wasLetGo = false
         var isCancelled = false
     }
 
@@ -82,6 +84,14 @@ actor RunningJobs {
         jobs[jobID]?.isAbandoned ?? true
     }
 
+    /// Whether the worker let go of every job it held while it held this
+    /// one (the grace period ended, a second stop signal, the worker was
+    /// cancelled, its cache folder takes no writes), as against losing this
+    /// job's lease: a finish that cannot reach Redis stops trying then.
+    func wasLetGo(_ jobID: String) -> Bool {
+        jobs[jobID]?.wasLetGo ?? true
+    }
+
     /// Whether the job was cancelled through the queue: it must be acknowledged as cancelled.
     func isCancelled(_ jobID: String) -> Bool {
         jobs[jobID]?.isCancelled ?? false
@@ -104,10 +114,12 @@ actor RunningJobs {
         jobs[jobID]?.task?.priority = priority
     }
 
-    /// Cancels the pipeline work of the given jobs, or of all when `ids` is nil.
+    /// Cancels the pipeline work of the given jobs (their leases were
+    /// lost), or of all when `ids` is nil (the worker lets go of them all).
     func abandon(_ ids: [String]? = nil) {
         for id in ids ?? Array(jobs.keys) {
             jobs[id]?.isAbandoned = true
+            if ids == nil { jobs[id]?.wasLetGo = true }
             jobs[id]?.task?.cancel()
         }
     }
