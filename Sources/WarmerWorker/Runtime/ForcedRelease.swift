@@ -22,7 +22,7 @@ struct ForcedRelease: Service {
                 guard received >= 2 else { continue }
                 let held = await running.count
                 logger.warning("second stop signal: releasing every held job now", metadata: ["signal": "\(signal)", "jobs": "\(held)"])
-                await running.abandon()
+                await running.letGoOfAll()
             }
         }
     }

@@ -65,7 +65,7 @@ struct JobClaimer: Service {
                 // The group was cancelled (a service failed, or the graceful
                 // shutdown outlasted its limit): no grace period.
                 logger.warning("worker cancelled: releasing held jobs now", metadata: ["running": "\(held)"])
-                await running.abandon()
+                await running.letGoOfAll()
                 return
             }
             logger.info("stopping: no new jobs", metadata: ["running": "\(held)", "grace_period": "\(gracePeriod)"])
@@ -96,7 +96,7 @@ struct JobClaimer: Service {
             // (When it is over, the empty-waiter ends once the released jobs' lanes have.)
             let held = await running.count
             guard isOver, held > 0 else { return }
-            await running.abandon()
+            await running.letGoOfAll()
             logger.warning("grace period over: releasing unfinished jobs", metadata: ["running": "\(held)"])
         }
     }

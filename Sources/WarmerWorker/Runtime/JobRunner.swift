@@ -239,7 +239,7 @@ extension JobRunner {
             let held = await running.count
             logger.error("cache folder takes no writes: not ready, claiming nothing, releasing held jobs",
                          metadata: ["reason": "\(problem)", "running": "\(held)"])
-            await running.abandon()
+            await running.letGoOfAll()
         }
         return true
     }

@@ -114,14 +114,23 @@ actor RunningJobs {
         jobs[jobID]?.task?.priority = priority
     }
 
-    /// Cancels the pipeline work of the given jobs (their leases were
-    /// lost), or of all when `ids` is nil (the worker lets go of them all).
-    func abandon(_ ids: [String]? = nil) {
-        for id in ids ?? Array(jobs.keys) {
+    /// Cancels the pipeline work of the given jobs (their leases were lost,
+    /// or the queue cancelled them): they are released, not finished.
+    func abandon(_ ids: [String]) {
+        for id in ids {
             jobs[id]?.isAbandoned = true
-            if ids == nil { jobs[id]?.wasLetGo = true }
             jobs[id]?.task?.cancel()
         }
+    }
+
+    /// Abandons every job held: the worker lets go of them all (the grace
+    /// period ended, a second stop signal, the worker was cancelled, its
+    /// cache folder takes no writes). A finish still trying to reach Redis
+    /// stops trying (`wasLetGo`).
+    func letGoOfAll() {
+        let held = Array(jobs.keys)
+        for id in held { jobs[id]?.wasLetGo = true }
+        abandon(held)
     }
 
     /// Hands a job's slot to its successor, or frees the slot when there is none.
